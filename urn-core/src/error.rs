@@ -1,0 +1,222 @@
+//! Parse errors: which rule was broken, and at which byte.
+
+use core::fmt;
+
+/// The part of a URN in which a [`ParseError`] was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Component {
+    /// The leading `urn:`.
+    Scheme,
+    /// The namespace identifier.
+    Nid,
+    /// The namespace-specific string.
+    Nss,
+    /// The r-component (after `?+`).
+    RComponent,
+    /// The q-component (after `?=`).
+    QComponent,
+    /// The f-component (after `#`).
+    FComponent,
+}
+
+impl Component {
+    /// A short name used in messages, e.g. `"NSS"` or `"r-component"`.
+    ///
+    /// ```
+    /// assert_eq!(urn_core::Component::RComponent.name(), "r-component");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Component::Scheme => "scheme",
+            Component::Nid => "NID",
+            Component::Nss => "NSS",
+            Component::RComponent => "r-component",
+            Component::QComponent => "q-component",
+            Component::FComponent => "f-component",
+        }
+    }
+}
+
+impl fmt::Display for Component {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The rule a rejected input broke. [`ParseError::offset`] says where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input does not start with `urn:` (any case).
+    Scheme,
+    /// The input is longer than the configured maximum (see [`crate::DEFAULT_MAX_LEN`]).
+    TooLong {
+        /// The maximum length in bytes.
+        max: usize,
+    },
+    /// A character that the component does not allow.
+    InvalidChar {
+        /// Where the character stands.
+        component: Component,
+        /// The offending character.
+        found: char,
+    },
+    /// A character that may appear in the component, but not as its first character
+    /// (`/` starting the NSS, `/` or `?` starting an r- or q-component).
+    InvalidFirstChar {
+        /// Where the character stands.
+        component: Component,
+        /// The offending character.
+        found: char,
+    },
+    /// `%` not followed by two hex digits.
+    PercentEncoding {
+        /// Where the `%` stands.
+        component: Component,
+    },
+    /// `%00`, which RFC 2141 forbids even in encoded form.
+    PercentNul,
+    /// The NID has the wrong number of characters.
+    NidLength {
+        /// Its length.
+        len: usize,
+        /// The minimum of the syntax (2 for RFC 8141, 1 for RFC 2141).
+        min: usize,
+    },
+    /// The NID is not followed by `:`.
+    NidUnterminated,
+    /// The NID starts with `-`.
+    NidLeadingHyphen,
+    /// The NID ends with `-` (allowed by RFC 2141, not by RFC 8141).
+    NidTrailingHyphen,
+    /// The NID `urn`, which RFC 2141 reserves.
+    NidReserved,
+    /// Nothing follows `urn:<NID>:`.
+    EmptyNss,
+    /// `?+` or `?=` with nothing after it.
+    EmptyComponent {
+        /// The empty component.
+        component: Component,
+    },
+    /// A `?` after the NSS that is neither `?+` nor `?=`.
+    BareQuestionMark,
+    /// A delimiter inside a component given to the builder (it would end the component early).
+    Delimiter {
+        /// The component that holds the delimiter.
+        component: Component,
+    },
+    /// A key was expected, but the text has an r-, q- or f-component.
+    KeyHasComponent,
+    /// A key was expected, but the text is not in canonical form.
+    KeyNotCanonical,
+}
+
+/// Why a string is not a URN, and the byte offset where it went wrong.
+///
+/// ```
+/// let err = urn_core::Urn::parse("urn:example:a?b").unwrap_err();
+/// assert_eq!(err.offset(), 13);
+/// assert_eq!(err.kind(), urn_core::ErrorKind::BareQuestionMark);
+/// assert_eq!(err.to_string(), "invalid URN: '?' at byte 13 must be followed by '+' or '='");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParseError {
+    kind: ErrorKind,
+    offset: usize,
+}
+
+impl ParseError {
+    pub(crate) const fn new(kind: ErrorKind, offset: usize) -> Self {
+        ParseError { kind, offset }
+    }
+
+    /// The rule that was broken.
+    pub const fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The byte index into the input at which the rule was broken.
+    pub const fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The message without the `invalid URN: ` prefix, e.g.
+    /// `' ' at byte 7 is not allowed in the NSS`.
+    ///
+    /// ```
+    /// let err = urn_core::Urn::parse("urn:x:a b").unwrap_err();
+    /// assert_eq!(err.detail().to_string(), "NID of 1 character at byte 4: it must have 2 to 32");
+    /// ```
+    pub fn detail(&self) -> impl fmt::Display + '_ {
+        Detail(self)
+    }
+}
+
+struct Detail<'a>(&'a ParseError);
+
+impl fmt::Display for Detail<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.0.offset;
+        match self.0.kind {
+            ErrorKind::Scheme => write!(f, "expected 'urn:' at byte {at}"),
+            ErrorKind::TooLong { max } => {
+                write!(f, "longer than the maximum of {max} bytes (byte {at})")
+            }
+            ErrorKind::InvalidChar { component, found } => write!(
+                f,
+                "'{}' at byte {at} is not allowed in the {component}",
+                found.escape_debug()
+            ),
+            ErrorKind::InvalidFirstChar { component, found } => write!(
+                f,
+                "'{}' at byte {at} cannot start the {component}",
+                found.escape_debug()
+            ),
+            ErrorKind::PercentEncoding { component } => write!(
+                f,
+                "'%' at byte {at} in the {component} must be followed by two hex digits"
+            ),
+            ErrorKind::PercentNul => write!(f, "'%00' at byte {at} is not allowed by RFC 2141"),
+            ErrorKind::NidLength { len, min } => write!(
+                f,
+                "NID of {len} character{} at byte {at}: it must have {min} to 32",
+                if len == 1 { "" } else { "s" }
+            ),
+            ErrorKind::NidUnterminated => {
+                write!(f, "the NID must be followed by ':' (byte {at})")
+            }
+            ErrorKind::NidLeadingHyphen => write!(f, "'-' at byte {at} cannot start the NID"),
+            ErrorKind::NidTrailingHyphen => write!(f, "'-' at byte {at} cannot end the NID"),
+            ErrorKind::NidReserved => {
+                write!(f, "the NID 'urn' at byte {at} is reserved by RFC 2141")
+            }
+            ErrorKind::EmptyNss => write!(f, "the NSS at byte {at} is empty"),
+            ErrorKind::EmptyComponent { component } => {
+                write!(f, "the {component} at byte {at} is empty")
+            }
+            ErrorKind::BareQuestionMark => {
+                write!(f, "'?' at byte {at} must be followed by '+' or '='")
+            }
+            ErrorKind::Delimiter { component } => write!(
+                f,
+                "byte {at} would end the {component} early: percent-encode the delimiter"
+            ),
+            ErrorKind::KeyHasComponent => write!(
+                f,
+                "a URN key has no r-, q- or f-component, but one starts at byte {at}"
+            ),
+            ErrorKind::KeyNotCanonical => {
+                write!(f, "not a canonical URN key: byte {at} differs from the key")
+            }
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid URN: {}", self.detail())
+    }
+}
+
+impl core::error::Error for ParseError {}

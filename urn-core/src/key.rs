@@ -1,0 +1,405 @@
+//! The canonical key: the normal form under which equivalent URNs are byte-equal.
+//!
+//! A key is described as a short list of [`Piece`]s (slices of the original text plus a case
+//! mapping), so the same description serves building the key as a string, and comparing or
+//! hashing two URNs byte by byte without allocating.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use core::borrow::Borrow;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::str::FromStr;
+
+use crate::error::{ErrorKind, ParseError};
+use crate::parse::{self, Offsets, ParseOptions, Syntax};
+use crate::{Urn, UrnRef, namespaces};
+
+/// A versioned set of equivalence rules.
+///
+/// A key stored in a database must never change meaning silently, so rules are never edited
+/// in place: a new rule means a new version, and stored keys are recomputed deliberately.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum KeyRules {
+    /// RFC 8141 section 3 alone: lowercase `urn` and the NID, uppercase the hex digits of
+    /// every `%XX` in the NSS, drop the r-, q- and f-components. Nothing is decoded.
+    Rfc8141,
+    /// RFC 8141 section 3 plus the equivalence rules of the namespaces' own registrations,
+    /// each applied only when the NSS is valid for its namespace:
+    /// `uuid` (hex digits in lower case), `isbn` (hyphens dropped, `X` upper case),
+    /// `issn` (`NNNN-NNNC`, `X` upper case), `ietf` RFC 2648 names (`rfc`, `fyi`, `std`,
+    /// `bcp`, `id`, `mtg`: the whole name in lower case; `urn:ietf:params:` is left to the
+    /// generic rule), `nbn` (the prefix before the first `-` in lower case), `lex` (the NSS
+    /// in lower case, hex digits stay upper case), `mpeg` (the standard name in lower case).
+    #[default]
+    V1,
+}
+
+impl KeyRules {
+    /// The rules [`Urn::key`] applies.
+    pub const CURRENT: KeyRules = KeyRules::V1;
+}
+
+/// How a piece of the key maps letter case. Hex digits of `%XX` are always upper-cased.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fold {
+    Keep,
+    Lower,
+    Upper,
+}
+
+/// A slice of the original text (or a constant) with its case mapping.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Piece<'a> {
+    pub(crate) text: &'a [u8],
+    pub(crate) fold: Fold,
+}
+
+impl<'a> Piece<'a> {
+    pub(crate) const fn new(text: &'a str, fold: Fold) -> Self {
+        Piece {
+            text: text.as_bytes(),
+            fold,
+        }
+    }
+
+    fn bytes(self) -> impl Iterator<Item = u8> + 'a {
+        let fold = self.fold;
+        let mut hex_left = 0u8;
+        self.text.iter().map(move |&b| {
+            if hex_left > 0 {
+                hex_left -= 1;
+                return b.to_ascii_uppercase();
+            }
+            if b == b'%' {
+                hex_left = 2;
+            }
+            match fold {
+                Fold::Keep => b,
+                Fold::Lower => b.to_ascii_lowercase(),
+                Fold::Upper => b.to_ascii_uppercase(),
+            }
+        })
+    }
+}
+
+const MAX_PIECES: usize = 8;
+
+/// The key of one URN under one rule set, as pieces.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KeyParts<'a> {
+    pieces: [Piece<'a>; MAX_PIECES],
+    len: usize,
+}
+
+impl<'a> KeyParts<'a> {
+    pub(crate) const fn new() -> Self {
+        KeyParts {
+            pieces: [Piece {
+                text: b"",
+                fold: Fold::Keep,
+            }; MAX_PIECES],
+            len: 0,
+        }
+    }
+
+    /// Appends a piece; returns false (and leaves the key unchanged) when full.
+    pub(crate) fn push(&mut self, piece: Piece<'a>) -> bool {
+        match self.pieces.get_mut(self.len) {
+            Some(slot) => {
+                *slot = piece;
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn slice(&self) -> &[Piece<'a>] {
+        self.pieces.get(..self.len).unwrap_or_default()
+    }
+
+    /// The key, byte by byte.
+    pub(crate) fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
+        self.slice().iter().flat_map(|p| p.bytes())
+    }
+
+    /// The key of `nid` and `nss` under `rules`.
+    pub(crate) fn of(nid: &'a str, nss: &'a str, rules: KeyRules) -> Self {
+        let mut parts = KeyParts::new();
+        parts.push(Piece::new("urn:", Fold::Keep));
+        parts.push(Piece::new(nid, Fold::Lower));
+        parts.push(Piece::new(":", Fold::Keep));
+        if rules == KeyRules::Rfc8141 || !namespaces::v1_key_pieces(nid, nss, &mut parts) {
+            parts.push(Piece::new(nss, Fold::Keep));
+        }
+        parts
+    }
+
+    pub(crate) fn into_string(self) -> String {
+        let mut out = String::with_capacity(self.slice().iter().map(|p| p.text.len()).sum());
+        for b in self.bytes() {
+            out.push(char::from(b));
+        }
+        out
+    }
+}
+
+/// Feeds a key to a hasher in fixed 64-byte chunks, so that a key held as one slice and a key
+/// produced byte by byte hash identically whatever the hasher.
+pub(crate) fn hash_key<H: Hasher>(bytes: impl Iterator<Item = u8>, state: &mut H) {
+    let mut buf = [0u8; 64];
+    let mut n = 0;
+    for b in bytes {
+        if let Some(slot) = buf.get_mut(n) {
+            *slot = b;
+        }
+        n += 1;
+        if n == buf.len() {
+            state.write(&buf);
+            n = 0;
+        }
+    }
+    state.write(buf.get(..n).unwrap_or_default());
+    state.write_u8(0xff);
+}
+
+pub(crate) fn hash_slice<H: Hasher>(bytes: &[u8], state: &mut H) {
+    let mut chunks = bytes.chunks_exact(64);
+    for chunk in &mut chunks {
+        state.write(chunk);
+    }
+    state.write(chunks.remainder());
+    state.write_u8(0xff);
+}
+
+/// The canonical key of a URN: `urn:` + lower-case NID + `:` + the normalized NSS.
+///
+/// Two URNs are equivalent exactly when their keys are equal, so this is the value to store
+/// under a UNIQUE index. A key is always valid and always canonical: [`UrnKey::parse`] and
+/// [`FromStr`] accept only canonical text, so a key read back from a database is checked.
+/// It borrows from the URN when the URN is already in normal form (no allocation).
+///
+/// ```
+/// use urn_core::Urn;
+/// let a: Urn = "URN:EXAMPLE:a123%2cz456?=q".parse()?;
+/// assert_eq!(a.key().as_str(), "urn:example:a123%2Cz456");
+/// let uuid: Urn = "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6".parse()?;
+/// assert_eq!(uuid.key().as_str(), "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
+/// assert_eq!(uuid.rfc8141_key().as_str(), "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6");
+/// # Ok::<(), urn_core::ParseError>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct UrnKey<'a> {
+    text: Cow<'a, str>,
+}
+
+impl<'a> UrnKey<'a> {
+    pub(crate) fn from_cow(text: Cow<'a, str>) -> Self {
+        UrnKey { text }
+    }
+
+    /// Checks that `text` is a canonical key (under [`KeyRules::CURRENT`]) and borrows it.
+    ///
+    /// Keys of RFC 2141 URNs (whose NID may have one character or end in `-`) are accepted.
+    ///
+    /// ```
+    /// use urn_core::{ErrorKind, UrnKey};
+    /// assert!(UrnKey::parse("urn:isbn:0395363411").is_ok());
+    /// let err = UrnKey::parse("urn:isbn:0-395-36341-1").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::KeyNotCanonical);
+    /// assert_eq!(err.offset(), 10);
+    /// ```
+    pub fn parse(text: &'a str) -> Result<Self, ParseError> {
+        let offsets = parse::parse(text, &ParseOptions::new()).or_else(|err| {
+            parse::parse(text, &ParseOptions::new().syntax(Syntax::Rfc2141)).map_err(|_| err)
+        })?;
+        if offsets.nss_end as usize != text.len() {
+            return Err(ParseError::new(
+                ErrorKind::KeyHasComponent,
+                offsets.nss_end as usize,
+            ));
+        }
+        if !offsets.verbatim(KeyRules::CURRENT) {
+            let urn = UrnRef::from_parts(text, offsets);
+            let at = urn
+                .key_parts(KeyRules::CURRENT)
+                .bytes()
+                .zip(text.bytes())
+                .position(|(k, t)| k != t)
+                .unwrap_or(text.len());
+            return Err(ParseError::new(ErrorKind::KeyNotCanonical, at));
+        }
+        Ok(UrnKey {
+            text: Cow::Borrowed(text),
+        })
+    }
+
+    /// The key as text.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The lower-case NID.
+    ///
+    /// ```
+    /// let urn: urn_core::Urn = "URN:ISBN:0-395-36341-1".parse()?;
+    /// assert_eq!(urn.key().nid(), "isbn");
+    /// assert_eq!(urn.key().nss(), "0395363411");
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn nid(&self) -> &str {
+        self.split().0
+    }
+
+    /// The normalized NSS.
+    pub fn nss(&self) -> &str {
+        self.split().1
+    }
+
+    fn split(&self) -> (&str, &str) {
+        let rest = self.text.get(4..).unwrap_or_default();
+        rest.split_once(':').unwrap_or((rest, ""))
+    }
+
+    /// A key that owns its text.
+    pub fn into_owned(self) -> UrnKey<'static> {
+        UrnKey {
+            text: Cow::Owned(self.text.into_owned()),
+        }
+    }
+
+    /// The key's text, owned.
+    pub fn into_string(self) -> String {
+        self.text.into_owned()
+    }
+
+    /// The key as a URN (a key is itself a valid URN with no components).
+    ///
+    /// ```
+    /// let urn: urn_core::Urn = "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6".parse()?;
+    /// assert_eq!(urn.key().to_urn(), urn);
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn to_urn(&self) -> Urn {
+        let nid_len = self.nid().len() as u8;
+        Urn::from_trusted(
+            String::from(self.as_str()),
+            Offsets::normal_assigned_name(nid_len, self.text.len() as u32),
+        )
+    }
+}
+
+impl UrnKey<'static> {
+    /// Checks and takes ownership of `text` without copying it.
+    pub fn from_string(text: String) -> Result<Self, ParseError> {
+        UrnKey::parse(&text)?;
+        Ok(UrnKey {
+            text: Cow::Owned(text),
+        })
+    }
+}
+
+impl FromStr for UrnKey<'static> {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        UrnKey::parse(s).map(UrnKey::into_owned)
+    }
+}
+
+impl TryFrom<String> for UrnKey<'static> {
+    type Error = ParseError;
+    fn try_from(s: String) -> Result<Self, ParseError> {
+        UrnKey::from_string(s)
+    }
+}
+
+impl<'a> TryFrom<&'a str> for UrnKey<'a> {
+    type Error = ParseError;
+    fn try_from(s: &'a str) -> Result<Self, ParseError> {
+        UrnKey::parse(s)
+    }
+}
+
+impl From<UrnKey<'_>> for String {
+    fn from(key: UrnKey<'_>) -> String {
+        key.into_string()
+    }
+}
+
+impl AsRef<str> for UrnKey<'_> {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+/// Keys compare as their text, so a `HashMap<UrnKey, _>` can be searched with a `&str`.
+impl Borrow<str> for UrnKey<'_> {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Display for UrnKey<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for UrnKey<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("UrnKey").field(&self.as_str()).finish()
+    }
+}
+
+impl PartialEq<str> for UrnKey<'_> {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for UrnKey<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashing_is_independent_of_representation() {
+        struct Recorder(alloc::vec::Vec<alloc::vec::Vec<u8>>);
+        impl Hasher for Recorder {
+            fn finish(&self) -> u64 {
+                0
+            }
+            fn write(&mut self, bytes: &[u8]) {
+                self.0.push(bytes.to_vec());
+            }
+        }
+        for len in [0usize, 1, 63, 64, 65, 200] {
+            let text = "a".repeat(len);
+            let mut a = Recorder(alloc::vec![]);
+            let mut b = Recorder(alloc::vec![]);
+            hash_slice(text.as_bytes(), &mut a);
+            hash_key(text.bytes(), &mut b);
+            assert_eq!(a.0, b.0, "len {len}");
+        }
+    }
+
+    #[test]
+    fn key_rejects_components_and_non_canonical_text() {
+        assert_eq!(
+            UrnKey::parse("urn:ab:c#").unwrap_err().kind(),
+            ErrorKind::KeyHasComponent
+        );
+        let e = UrnKey::parse("URN:ab:c").unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::KeyNotCanonical, 0));
+        let e = UrnKey::parse("urn:ab:c%2f").unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::KeyNotCanonical, 10));
+        assert!(UrnKey::parse("urn:a-:b").is_ok(), "RFC 2141 keys are keys");
+    }
+}

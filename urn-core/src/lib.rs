@@ -1,0 +1,58 @@
+//! Exact, lossless, fast URNs (RFC 8141; RFC 2141 for legacy data).
+//!
+//! - [`Urn`] owns its text, [`UrnRef`] borrows it; both keep the input verbatim and know where
+//!   each component lies after one pass over the bytes.
+//! - [`ParseError`] names the broken rule ([`ErrorKind`]) and the byte offset.
+//! - [`UrnKey`] is the canonical key: RFC 8141 section 3 normalization plus the namespaces'
+//!   own equivalence rules ([`KeyRules`], versioned). `==`, `Ord` and `Hash` follow it.
+//! - [`nid_status`] checks the NID against the embedded IANA registry;
+//!   [`Urn::validate_namespace`] checks the NSS of well-known namespaces.
+//! - [`UrnBuilder`], [`encode_nss`] and [`decode_nss`] build URNs that are valid by
+//!   construction.
+//!
+//! ```
+//! use urn_core::{ErrorKind, Urn};
+//!
+//! let a: Urn = "URN:EXAMPLE:a123%2cz456?=lang=en".parse()?;
+//! let b: Urn = "urn:example:a123%2Cz456#frag".parse()?;
+//! assert_eq!(a, b); // equivalent: same key
+//! assert!(!a.eq_text(&b)); // but spelled differently
+//! assert_eq!(a.key().as_str(), "urn:example:a123%2Cz456");
+//! assert_eq!(a.q_component(), Some("lang=en"));
+//!
+//! let err = Urn::parse("urn:example:a b").unwrap_err();
+//! assert_eq!(err.kind(), ErrorKind::InvalidChar { component: urn_core::Component::Nss, found: ' ' });
+//! assert_eq!(err.to_string(), "invalid URN: ' ' at byte 13 is not allowed in the NSS");
+//! # Ok::<(), urn_core::ParseError>(())
+//! ```
+//!
+//! `no_std` with `alloc`: disable the default `std` feature.
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+extern crate alloc;
+#[cfg(any(test, feature = "std"))]
+extern crate std;
+
+mod builder;
+mod chars;
+mod encoding;
+mod equivalence;
+mod error;
+mod integrations;
+mod key;
+mod namespaces;
+mod parse;
+mod registry;
+mod urn;
+mod urn_ref;
+
+pub use builder::UrnBuilder;
+pub use encoding::{DecodeError, DecodeErrorKind, decode_nss, encode_nss};
+pub use error::{Component, ErrorKind, ParseError};
+pub use key::{KeyRules, UrnKey};
+pub use namespaces::{KnownNamespace, NamespaceError};
+pub use parse::{DEFAULT_MAX_LEN, ParseOptions, Syntax};
+pub use registry::{NidStatus, REGISTRY_DATE, RegistryEntry, nid_status, registry, registry_entry};
+pub use urn::Urn;
+pub use urn_ref::UrnRef;

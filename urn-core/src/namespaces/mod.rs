@@ -1,0 +1,204 @@
+//! Namespace-specific rules: NSS syntax of the well-known namespaces and the equivalence
+//! rules their registrations define (see [`KeyRules::V1`](crate::KeyRules::V1)).
+//!
+//! Each namespace module offers `validate(nss)` and, where the registration defines extra
+//! equivalence, `key(nss, parts)`, which appends the NSS part of the key and applies only to
+//! an NSS that `validate` accepts (otherwise the generic RFC 8141 key stands).
+
+use core::fmt;
+
+use crate::key::KeyParts;
+
+mod ietf;
+mod isbn;
+mod issn;
+mod lex;
+mod mpeg;
+mod nbn;
+mod oid;
+mod uuid;
+
+/// Where an NSS breaks its namespace's syntax: a byte offset into the NSS and a reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fault {
+    pub(crate) at: usize,
+    pub(crate) reason: &'static str,
+}
+
+pub(crate) const fn fault(at: usize, reason: &'static str) -> Fault {
+    Fault { at, reason }
+}
+
+/// A namespace whose NSS syntax this crate knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum KnownNamespace {
+    /// `urn:uuid:` (RFC 9562): 8-4-4-4-12 hex digits, case-insensitive.
+    Uuid,
+    /// `urn:isbn:` (RFC 3187 and the ISBN Agency template): ISBN-10 or ISBN-13 with a valid
+    /// check digit, hyphens optional and not significant.
+    Isbn,
+    /// `urn:issn:` (RFC 3044 and the ISSN Centre template): `NNNN-NNNC` with a valid check
+    /// character, the hyphen optional.
+    Issn,
+    /// `urn:ietf:` (RFC 2648): `rfc:N`, `fyi:N`, `std:N`, `bcp:N`, `id:name`, `mtg:name`,
+    /// and `params:...` (RFC 3553); no percent-encoding.
+    Ietf,
+    /// `urn:oid:` (RFC 3061): dotted decimal without leading zeros.
+    Oid,
+    /// `urn:nbn:` (RFC 8458): `cc[:sub]*-string`.
+    Nbn,
+    /// `urn:lex:` (RFC 9676): `jurisdiction:...`, case-insensitive.
+    Lex,
+    /// `urn:mpeg:` (RFC 3614): `standard:...`, the standard name case-insensitive.
+    Mpeg,
+    /// `urn:example:` (RFC 6963): any NSS; for documentation and tests only.
+    Example,
+}
+
+impl KnownNamespace {
+    /// Every known namespace.
+    pub const ALL: [KnownNamespace; 9] = [
+        KnownNamespace::Uuid,
+        KnownNamespace::Isbn,
+        KnownNamespace::Issn,
+        KnownNamespace::Ietf,
+        KnownNamespace::Oid,
+        KnownNamespace::Nbn,
+        KnownNamespace::Lex,
+        KnownNamespace::Mpeg,
+        KnownNamespace::Example,
+    ];
+
+    /// The namespace of a NID (compared case-insensitively).
+    ///
+    /// ```
+    /// use urn_core::KnownNamespace;
+    /// assert_eq!(KnownNamespace::from_nid("ISBN"), Some(KnownNamespace::Isbn));
+    /// assert_eq!(KnownNamespace::from_nid("ngsi-ld"), None);
+    /// ```
+    pub fn from_nid(nid: &str) -> Option<Self> {
+        KnownNamespace::ALL
+            .into_iter()
+            .find(|ns| ns.nid().eq_ignore_ascii_case(nid))
+    }
+
+    /// The lower-case NID.
+    pub const fn nid(self) -> &'static str {
+        match self {
+            KnownNamespace::Uuid => "uuid",
+            KnownNamespace::Isbn => "isbn",
+            KnownNamespace::Issn => "issn",
+            KnownNamespace::Ietf => "ietf",
+            KnownNamespace::Oid => "oid",
+            KnownNamespace::Nbn => "nbn",
+            KnownNamespace::Lex => "lex",
+            KnownNamespace::Mpeg => "mpeg",
+            KnownNamespace::Example => "example",
+        }
+    }
+
+    /// Checks an NSS against this namespace's syntax. Offsets in the error count from the
+    /// start of the NSS.
+    ///
+    /// ```
+    /// use urn_core::KnownNamespace;
+    /// assert!(KnownNamespace::Issn.validate_nss("0317-8471").is_ok());
+    /// let err = KnownNamespace::Issn.validate_nss("0317-8472").unwrap_err();
+    /// assert_eq!(err.offset(), 8);
+    /// assert_eq!(err.to_string(), "invalid issn URN: the check character does not match (byte 8)");
+    /// ```
+    pub fn validate_nss(self, nss: &str) -> Result<(), NamespaceError> {
+        let result = match self {
+            KnownNamespace::Uuid => uuid::validate(nss),
+            KnownNamespace::Isbn => isbn::validate(nss).map(|_| ()),
+            KnownNamespace::Issn => issn::validate(nss),
+            KnownNamespace::Ietf => ietf::validate(nss).map(|_| ()),
+            KnownNamespace::Oid => oid::validate(nss),
+            KnownNamespace::Nbn => nbn::validate(nss).map(|_| ()),
+            KnownNamespace::Lex => lex::validate(nss),
+            KnownNamespace::Mpeg => mpeg::validate(nss).map(|_| ()),
+            KnownNamespace::Example => Ok(()),
+        };
+        result.map_err(|f| NamespaceError {
+            namespace: self,
+            offset: f.at,
+            reason: f.reason,
+        })
+    }
+}
+
+impl fmt::Display for KnownNamespace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.nid())
+    }
+}
+
+/// An NSS that breaks its namespace's syntax.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NamespaceError {
+    namespace: KnownNamespace,
+    offset: usize,
+    reason: &'static str,
+}
+
+impl NamespaceError {
+    /// The namespace whose rule was broken.
+    pub const fn namespace(&self) -> KnownNamespace {
+        self.namespace
+    }
+
+    /// The byte offset at which the rule was broken (into the URN when the error comes from
+    /// [`Urn::validate_namespace`](crate::Urn::validate_namespace), into the NSS when from
+    /// [`KnownNamespace::validate_nss`]).
+    pub const fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// What is wrong, e.g. `"the check digit does not match"`.
+    pub const fn reason(&self) -> &'static str {
+        self.reason
+    }
+
+    pub(crate) const fn shifted(mut self, by: usize) -> Self {
+        self.offset += by;
+        self
+    }
+}
+
+impl fmt::Display for NamespaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid {} URN: {} (byte {})",
+            self.namespace, self.reason, self.offset
+        )
+    }
+}
+
+impl core::error::Error for NamespaceError {}
+
+/// Appends the [`KeyRules::V1`](crate::KeyRules::V1) NSS pieces for `nss` when a namespace
+/// rule applies; returns whether one did.
+pub(crate) fn v1_key_pieces<'a>(nid: &str, nss: &'a str, parts: &mut KeyParts<'a>) -> bool {
+    let applied = match nid.len() {
+        3 if nid.eq_ignore_ascii_case("nbn") => nbn::key(nss, parts),
+        3 if nid.eq_ignore_ascii_case("lex") => lex::key(nss, parts),
+        4 if nid.eq_ignore_ascii_case("uuid") => uuid::key(nss, parts),
+        4 if nid.eq_ignore_ascii_case("isbn") => isbn::key(nss, parts),
+        4 if nid.eq_ignore_ascii_case("issn") => issn::key(nss, parts),
+        4 if nid.eq_ignore_ascii_case("ietf") => ietf::key(nss, parts),
+        4 if nid.eq_ignore_ascii_case("mpeg") => mpeg::key(nss, parts),
+        _ => None,
+    };
+    applied.is_some()
+}
+
+/// Whether the V1 key's NSS part is the NSS itself (for an NSS already in generic normal form).
+pub(crate) fn v1_key_is_verbatim(nid: &str, nss: &str) -> bool {
+    let mut parts = KeyParts::new();
+    if !v1_key_pieces(nid, nss, &mut parts) {
+        return true;
+    }
+    parts.bytes().eq(nss.bytes())
+}

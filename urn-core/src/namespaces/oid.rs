@@ -1,0 +1,40 @@
+//! `urn:oid:` (RFC 3061): `number *("." number)`, no leading zeros.
+
+use super::{Fault, fault};
+
+pub(crate) fn validate(nss: &str) -> Result<(), Fault> {
+    let mut arc_start = 0;
+    let bytes = nss.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'.' if i == arc_start => return Err(fault(i, "an OID arc must not be empty")),
+            b'.' => arc_start = i + 1,
+            b'0'..=b'9' if i == arc_start + 1 && bytes.get(arc_start) == Some(&b'0') => {
+                return Err(fault(arc_start, "an OID arc has no leading zeros"));
+            }
+            b'0'..=b'9' => {}
+            _ => return Err(fault(i, "an OID is digits separated by '.'")),
+        }
+    }
+    if arc_start == nss.len() {
+        return Err(fault(nss.len(), "an OID arc must not be empty"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dotted_decimal() {
+        assert!(validate("1.3.6.1.4.1").is_ok());
+        assert!(validate("0.9.2342.19200300.100.4").is_ok());
+        assert!(validate("0").is_ok());
+        assert_eq!(validate("1.3.6.01").unwrap_err().at, 6);
+        assert_eq!(validate("1..3").unwrap_err().at, 2);
+        assert_eq!(validate("1.3.").unwrap_err().at, 4);
+        assert_eq!(validate("").unwrap_err().at, 0);
+        assert_eq!(validate("1.a").unwrap_err().at, 2);
+    }
+}

@@ -1,0 +1,543 @@
+//! The single-pass parsers (RFC 8141 and RFC 2141) and the component offsets they produce.
+
+use crate::chars::{self, HEX, NID, NSS, PLAIN, QF, TRANS_2141, UPPER};
+use crate::error::{Component, ErrorKind, ParseError};
+use crate::key::KeyRules;
+use crate::namespaces;
+
+/// The longest input [`Urn::parse`](crate::Urn::parse) accepts by default: 8 KiB.
+///
+/// The RFCs set no limit beyond the 32-character NID; this cap keeps hostile input from
+/// costing unbounded memory and time. A longer input is an [`ErrorKind::TooLong`] error,
+/// never truncated. Change it with [`ParseOptions::max_len`].
+pub const DEFAULT_MAX_LEN: usize = 8 * 1024;
+
+/// Which grammar to parse with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Syntax {
+    /// RFC 8141 (2017), the current standard: NID of 2 to 32 characters, `/`, `~`, `&` in the
+    /// NSS, r-, q- and f-components; a `?` not followed by `+` or `=` is an error.
+    #[default]
+    Rfc8141,
+    /// RFC 2141 (1997), for legacy data: NID of 1 to 32 characters (a trailing `-` allowed,
+    /// `urn` reserved), an NSS of letters, digits, `()+,-.:=@;$_!*'` and `%XX` (not `%00`),
+    /// no components.
+    Rfc2141,
+}
+
+/// How to parse: the [`Syntax`] and the maximum input length.
+///
+/// ```
+/// use urn_core::{ParseOptions, Syntax};
+/// let legacy = ParseOptions::new().syntax(Syntax::Rfc2141).max_len(512);
+/// let urn = legacy.parse("urn:a:b")?; // one-character NIDs are RFC 2141 only
+/// assert_eq!(urn.nid(), "a");
+/// assert!(legacy.parse("urn:example:a/b").is_err());
+/// # Ok::<(), urn_core::ParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParseOptions {
+    syntax: Syntax,
+    max_len: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ParseOptions {
+    /// RFC 8141 with a maximum length of [`DEFAULT_MAX_LEN`].
+    pub const fn new() -> Self {
+        ParseOptions {
+            syntax: Syntax::Rfc8141,
+            max_len: DEFAULT_MAX_LEN,
+        }
+    }
+
+    /// Sets the grammar.
+    pub const fn syntax(mut self, syntax: Syntax) -> Self {
+        self.syntax = syntax;
+        self
+    }
+
+    /// Sets the maximum input length in bytes (at most `u32::MAX`).
+    pub const fn max_len(mut self, max_len: usize) -> Self {
+        self.max_len = if max_len > u32::MAX as usize {
+            u32::MAX as usize
+        } else {
+            max_len
+        };
+        self
+    }
+
+    /// The grammar these options parse with.
+    pub const fn get_syntax(&self) -> Syntax {
+        self.syntax
+    }
+
+    /// The maximum input length in bytes.
+    pub const fn get_max_len(&self) -> usize {
+        self.max_len
+    }
+
+    /// Parses into an owned [`Urn`](crate::Urn) (one allocation: the copy of the text).
+    pub fn parse(&self, input: &str) -> Result<crate::Urn, ParseError> {
+        self.parse_ref(input).map(|urn| urn.to_owned())
+    }
+
+    /// Parses into a borrowed [`UrnRef`](crate::UrnRef) (no allocation).
+    pub fn parse_ref<'a>(&self, input: &'a str) -> Result<crate::UrnRef<'a>, ParseError> {
+        let offsets = parse(input, self)?;
+        Ok(crate::UrnRef::from_parts(input, offsets))
+    }
+}
+
+/// Where the components of a parsed URN lie in its text, plus what the parse learned
+/// about its normal form.
+///
+/// The NID spans `4..nid_end`; the NSS `nid_end + 1..nss_end`. An r-component is present
+/// when `r_end > nss_end` and spans `nss_end + 2..r_end`; a q-component when
+/// `q_end > r_end`, spanning `r_end + 2..q_end`; an f-component when `q_end < len`,
+/// spanning `q_end + 1..len`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Offsets {
+    pub(crate) nid_end: u8,
+    pub(crate) flags: u8,
+    pub(crate) nss_end: u32,
+    pub(crate) r_end: u32,
+    pub(crate) q_end: u32,
+}
+
+/// The assigned name is already its RFC 8141 section 3 key.
+pub(crate) const RFC8141_VERBATIM: u8 = 1;
+/// The assigned name is already its [`KeyRules::V1`] key.
+pub(crate) const V1_VERBATIM: u8 = 2;
+
+impl Offsets {
+    pub(crate) const fn verbatim(&self, rules: KeyRules) -> bool {
+        let bit = match rules {
+            KeyRules::Rfc8141 => RFC8141_VERBATIM,
+            KeyRules::V1 => V1_VERBATIM,
+        };
+        self.flags & bit != 0
+    }
+
+    /// Offsets of a URN without components whose text is its own key under every rule set.
+    pub(crate) const fn normal_assigned_name(nid_len: u8, len: u32) -> Self {
+        Offsets {
+            nid_end: 4 + nid_len,
+            flags: RFC8141_VERBATIM | V1_VERBATIM,
+            nss_end: len,
+            r_end: len,
+            q_end: len,
+        }
+    }
+}
+
+fn invalid_char(input: &str, at: usize, component: Component) -> ParseError {
+    let found = input
+        .get(at..)
+        .and_then(|rest| rest.chars().next())
+        .unwrap_or(char::REPLACEMENT_CHARACTER);
+    ParseError::new(ErrorKind::InvalidChar { component, found }, at)
+}
+
+fn invalid_first(input: &str, at: usize, component: Component) -> ParseError {
+    match invalid_char(input, at, component).kind() {
+        ErrorKind::InvalidChar { found, .. } if found == '/' || found == '?' => {
+            ParseError::new(ErrorKind::InvalidFirstChar { component, found }, at)
+        }
+        _ => invalid_char(input, at, component),
+    }
+}
+
+/// Checks the `%XX` triplet starting at `at` and returns whether its hex is lowercase.
+#[inline(always)]
+fn percent(bytes: &[u8], at: usize, component: Component) -> Result<bool, ParseError> {
+    match (bytes.get(at + 1), bytes.get(at + 2)) {
+        (Some(&h1), Some(&h2)) if chars::is(h1, HEX) && chars::is(h2, HEX) => {
+            Ok(h1 >= b'a' || h2 >= b'a')
+        }
+        _ => Err(ParseError::new(
+            ErrorKind::PercentEncoding { component },
+            at,
+        )),
+    }
+}
+
+/// Parses `input` under `options`.
+pub(crate) fn parse(input: &str, options: &ParseOptions) -> Result<Offsets, ParseError> {
+    if input.len() > options.max_len {
+        return Err(ParseError::new(
+            ErrorKind::TooLong {
+                max: options.max_len,
+            },
+            options.max_len,
+        ));
+    }
+    match options.syntax {
+        Syntax::Rfc8141 => parse_rfc8141(input),
+        Syntax::Rfc2141 => parse_rfc2141(input),
+    }
+}
+
+/// Matches `urn:` in any case; returns whether it was written in lower case.
+#[inline(always)]
+fn scheme(bytes: &[u8]) -> Result<bool, ParseError> {
+    if let Some(&[u, r, n, colon]) = bytes.first_chunk::<4>()
+        && u | 0x20 == b'u'
+        && r | 0x20 == b'r'
+        && n | 0x20 == b'n'
+        && colon == b':'
+    {
+        return Ok(u == b'u' && r == b'r' && n == b'n');
+    }
+    let expected = b"urn:";
+    let at = bytes
+        .iter()
+        .zip(expected)
+        .position(|(&b, &e)| b.to_ascii_lowercase() != e)
+        .unwrap_or(bytes.len().min(4));
+    Err(ParseError::new(ErrorKind::Scheme, at))
+}
+
+/// Scans the NID starting at byte 4; returns the index of its closing `:` and whether it
+/// holds an upper-case letter.
+#[inline(always)]
+fn nid(input: &str, min: usize, trailing_hyphen: bool) -> Result<(usize, bool), ParseError> {
+    let bytes = input.as_bytes();
+    let mut i = 4;
+    let mut seen = 0u8;
+    while let Some(&b) = bytes.get(i) {
+        let class = chars::class(b);
+        if class & NID == 0 {
+            break;
+        }
+        seen |= class;
+        i += 1;
+        if i - 4 > 32 {
+            return Err(ParseError::new(ErrorKind::NidLength { len: i - 4, min }, 4));
+        }
+    }
+    match bytes.get(i) {
+        Some(b':') => {}
+        None => return Err(ParseError::new(ErrorKind::NidUnterminated, i)),
+        Some(_) => return Err(invalid_char(input, i, Component::Nid)),
+    }
+    let len = i - 4;
+    if bytes.get(4) == Some(&b'-') {
+        return Err(ParseError::new(ErrorKind::NidLeadingHyphen, 4));
+    }
+    if len < min {
+        return Err(ParseError::new(ErrorKind::NidLength { len, min }, 4));
+    }
+    if !trailing_hyphen && bytes.get(i - 1) == Some(&b'-') {
+        return Err(ParseError::new(ErrorKind::NidTrailingHyphen, i - 1));
+    }
+    Ok((i, seen & UPPER != 0))
+}
+
+fn parse_rfc8141(input: &str) -> Result<Offsets, ParseError> {
+    let bytes = input.as_bytes();
+    let scheme_lower = scheme(bytes)?;
+    let (nid_end, nid_upper) = nid(input, 2, false)?;
+
+    // NSS: PLAIN or %XX first, then PLAIN, %XX or '/', up to '?', '#' or the end.
+    let nss_start = nid_end + 1;
+    match bytes.get(nss_start) {
+        None | Some(b'?') | Some(b'#') => {
+            return Err(ParseError::new(ErrorKind::EmptyNss, nss_start));
+        }
+        Some(&b) if b == b'%' || chars::is(b, PLAIN) => {}
+        Some(_) => return Err(invalid_first(input, nss_start, Component::Nss)),
+    }
+    let mut i = nss_start;
+    let mut lower_hex = false;
+    loop {
+        i = chars::skip(bytes, i, NSS);
+        match bytes.get(i) {
+            Some(b'%') => {
+                lower_hex |= percent(bytes, i, Component::Nss)?;
+                i += 3;
+            }
+            None | Some(b'?') | Some(b'#') => break,
+            Some(_) => return Err(invalid_char(input, i, Component::Nss)),
+        }
+    }
+    let nss_end = i;
+
+    // r-component: "?+" then up to "?=", '#' or the end.
+    if bytes.get(i) == Some(&b'?') {
+        match bytes.get(i + 1) {
+            Some(b'+') => {
+                i = component(input, i + 2, Component::RComponent)?;
+            }
+            Some(b'=') => {}
+            _ => return Err(ParseError::new(ErrorKind::BareQuestionMark, i)),
+        }
+    }
+    let r_end = i;
+
+    // q-component: "?=" then up to '#' or the end. After an r-component, a '?' here is
+    // always followed by '='.
+    if bytes.get(i) == Some(&b'?') {
+        i = component(input, i + 2, Component::QComponent)?;
+    }
+    let q_end = i;
+
+    // f-component: '#' then anything of PLAIN, %XX, '/', '?' (possibly nothing).
+    if bytes.get(i) == Some(&b'#') {
+        i += 1;
+        loop {
+            i = chars::skip(bytes, i, QF);
+            match bytes.get(i) {
+                Some(b'%') => {
+                    percent(bytes, i, Component::FComponent)?;
+                    i += 3;
+                }
+                None => break,
+                Some(_) => return Err(invalid_char(input, i, Component::FComponent)),
+            }
+        }
+    }
+    debug_assert_eq!(i, bytes.len());
+
+    let generic = scheme_lower && !nid_upper && !lower_hex;
+    Ok(finish(input, nid_end, nss_end, r_end, q_end, generic))
+}
+
+/// Scans an r- or q-component whose first byte is at `start`; returns where it ends.
+#[inline(always)]
+fn component(input: &str, start: usize, which: Component) -> Result<usize, ParseError> {
+    let bytes = input.as_bytes();
+    match bytes.get(start) {
+        Some(&b) if b == b'%' || chars::is(b, PLAIN) => {}
+        None | Some(b'#') => {
+            return Err(ParseError::new(
+                ErrorKind::EmptyComponent { component: which },
+                start,
+            ));
+        }
+        Some(b'?') if which == Component::RComponent && bytes.get(start + 1) == Some(&b'=') => {
+            return Err(ParseError::new(
+                ErrorKind::EmptyComponent { component: which },
+                start,
+            ));
+        }
+        Some(_) => return Err(invalid_first(input, start, which)),
+    }
+    // The r-component may hold '?' but ends at "?="; the q-component ends only at '#'.
+    let mask = if which == Component::RComponent {
+        NSS
+    } else {
+        QF
+    };
+    let mut i = start;
+    loop {
+        i = chars::skip(bytes, i, mask);
+        match bytes.get(i) {
+            Some(b'%') => {
+                percent(bytes, i, which)?;
+                i += 3;
+            }
+            Some(b'?') => {
+                if bytes.get(i + 1) == Some(&b'=') {
+                    return Ok(i);
+                }
+                i += 1;
+            }
+            None | Some(b'#') => return Ok(i),
+            Some(_) => return Err(invalid_char(input, i, which)),
+        }
+    }
+}
+
+fn parse_rfc2141(input: &str) -> Result<Offsets, ParseError> {
+    let bytes = input.as_bytes();
+    let scheme_lower = scheme(bytes)?;
+    let (nid_end, nid_upper) = nid(input, 1, true)?;
+    if input
+        .get(4..nid_end)
+        .is_some_and(|n| n.eq_ignore_ascii_case("urn"))
+    {
+        return Err(ParseError::new(ErrorKind::NidReserved, 4));
+    }
+    let nss_start = nid_end + 1;
+    if nss_start >= bytes.len() {
+        return Err(ParseError::new(ErrorKind::EmptyNss, nss_start));
+    }
+    let mut i = nss_start;
+    let mut lower_hex = false;
+    loop {
+        i = chars::skip(bytes, i, TRANS_2141);
+        match bytes.get(i) {
+            Some(b'%') => {
+                lower_hex |= percent(bytes, i, Component::Nss)?;
+                if bytes.get(i + 1..i + 3) == Some(b"00") {
+                    return Err(ParseError::new(ErrorKind::PercentNul, i));
+                }
+                i += 3;
+            }
+            None => break,
+            Some(_) => return Err(invalid_char(input, i, Component::Nss)),
+        }
+    }
+    let generic = scheme_lower && !nid_upper && !lower_hex;
+    let end = bytes.len();
+    Ok(finish(input, nid_end, end, end, end, generic))
+}
+
+/// Packs the offsets and works out whether the assigned name is already its own key.
+#[inline(always)]
+fn finish(
+    input: &str,
+    nid_end: usize,
+    nss_end: usize,
+    r_end: usize,
+    q_end: usize,
+    generic_verbatim: bool,
+) -> Offsets {
+    let mut flags = 0;
+    if generic_verbatim {
+        flags |= RFC8141_VERBATIM;
+        let nid = input.get(4..nid_end).unwrap_or_default();
+        let nss = input.get(nid_end + 1..nss_end).unwrap_or_default();
+        if namespaces::v1_key_is_verbatim(nid, nss) {
+            flags |= V1_VERBATIM;
+        }
+    }
+    // The length cap (at most u32::MAX) and the NID cap (32) make these casts lossless.
+    Offsets {
+        nid_end: nid_end as u8,
+        flags,
+        nss_end: nss_end as u32,
+        r_end: r_end as u32,
+        q_end: q_end as u32,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(s: &str) -> (ErrorKind, usize) {
+        let e = parse(s, &ParseOptions::new()).unwrap_err();
+        (e.kind(), e.offset())
+    }
+
+    #[test]
+    fn errors_name_rule_and_byte() {
+        assert_eq!(kind(""), (ErrorKind::Scheme, 0));
+        assert_eq!(kind("urx:a:b"), (ErrorKind::Scheme, 2));
+        assert_eq!(kind("urn"), (ErrorKind::Scheme, 3));
+        assert_eq!(kind("urn:ab"), (ErrorKind::NidUnterminated, 6));
+        assert_eq!(kind("urn:-ab:x"), (ErrorKind::NidLeadingHyphen, 4));
+        assert_eq!(kind("urn:ab-:x"), (ErrorKind::NidTrailingHyphen, 6));
+        assert_eq!(
+            kind("urn:a:x"),
+            (ErrorKind::NidLength { len: 1, min: 2 }, 4)
+        );
+        assert_eq!(kind("urn:ab:"), (ErrorKind::EmptyNss, 7));
+        assert_eq!(kind("urn:ab:#f"), (ErrorKind::EmptyNss, 7));
+        assert_eq!(
+            kind("urn:ab:/x"),
+            (
+                ErrorKind::InvalidFirstChar {
+                    component: Component::Nss,
+                    found: '/'
+                },
+                7
+            )
+        );
+        assert_eq!(
+            kind("urn:ab:a b"),
+            (
+                ErrorKind::InvalidChar {
+                    component: Component::Nss,
+                    found: ' '
+                },
+                8
+            )
+        );
+        assert_eq!(
+            kind("urn:ab:aé"),
+            (
+                ErrorKind::InvalidChar {
+                    component: Component::Nss,
+                    found: 'é'
+                },
+                8
+            )
+        );
+        assert_eq!(
+            kind("urn:ab:a%4"),
+            (
+                ErrorKind::PercentEncoding {
+                    component: Component::Nss
+                },
+                8
+            )
+        );
+        assert_eq!(kind("urn:ab:a?b"), (ErrorKind::BareQuestionMark, 8));
+        assert_eq!(kind("urn:ab:a?"), (ErrorKind::BareQuestionMark, 8));
+        assert_eq!(
+            kind("urn:ab:a?+"),
+            (
+                ErrorKind::EmptyComponent {
+                    component: Component::RComponent
+                },
+                10
+            )
+        );
+        assert_eq!(
+            kind("urn:ab:a?+b?="),
+            (
+                ErrorKind::EmptyComponent {
+                    component: Component::QComponent
+                },
+                13
+            )
+        );
+        assert_eq!(
+            kind("urn:ab:a?+?=q"),
+            (
+                ErrorKind::EmptyComponent {
+                    component: Component::RComponent
+                },
+                10
+            )
+        );
+        assert_eq!(
+            kind("urn:ab:a#b#"),
+            (
+                ErrorKind::InvalidChar {
+                    component: Component::FComponent,
+                    found: '#'
+                },
+                10
+            )
+        );
+        let long = alloc::format!("urn:{}:x", "a".repeat(33));
+        assert_eq!(kind(&long), (ErrorKind::NidLength { len: 33, min: 2 }, 4));
+    }
+
+    #[test]
+    fn components_split_by_the_prose_rules() {
+        let o = parse("urn:example:a?+r?=q#f", &ParseOptions::new()).unwrap();
+        assert_eq!((o.nid_end, o.nss_end, o.r_end, o.q_end), (11, 13, 16, 19));
+        let o = parse("urn:example:a?=q?+r", &ParseOptions::new()).unwrap();
+        assert_eq!((o.nss_end, o.r_end, o.q_end), (13, 13, 19));
+    }
+
+    #[test]
+    fn too_long_is_an_error_not_a_truncation() {
+        let opts = ParseOptions::new().max_len(10);
+        let e = parse("urn:example:abc", &opts).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::TooLong { max: 10 });
+        assert_eq!(e.offset(), 10);
+        assert!(parse("urn:ab:cde", &opts).is_ok());
+    }
+}

@@ -1,0 +1,294 @@
+//! [`Urn`]: a validated URN that owns its text.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::str::FromStr;
+
+use crate::builder::UrnBuilder;
+use crate::encoding::DecodeError;
+use crate::error::ParseError;
+use crate::key::{KeyRules, UrnKey};
+use crate::namespaces::{KnownNamespace, NamespaceError};
+use crate::parse::{self, Offsets, ParseOptions, Syntax};
+use crate::registry::NidStatus;
+use crate::{UrnRef, equivalence};
+
+/// A validated URN that owns its text, kept exactly as given.
+///
+/// It stores one `String` plus the offsets of its components, found in the single parse.
+/// `==`, `Ord` and `Hash` follow the canonical key ([`Urn::key`]), so equivalent spellings are
+/// equal; [`Urn::eq_text`] compares the exact text. `Display` prints the original text.
+///
+/// ```
+/// use urn_core::Urn;
+/// let urn: Urn = "URN:ISBN:0-395-36341-1?+res?=view=1#p4".parse()?;
+/// assert_eq!(urn.to_string(), "URN:ISBN:0-395-36341-1?+res?=view=1#p4");
+/// assert_eq!(urn.nid(), "ISBN");
+/// assert_eq!(urn.nss(), "0-395-36341-1");
+/// assert_eq!(urn.r_component(), Some("res"));
+/// assert_eq!(urn.q_component(), Some("view=1"));
+/// assert_eq!(urn.f_component(), Some("p4"));
+/// assert_eq!(urn.key().as_str(), "urn:isbn:0395363411");
+/// assert_eq!(urn, Urn::parse("urn:isbn:0395363411")?);
+/// # Ok::<(), urn_core::ParseError>(())
+/// ```
+#[derive(Clone)]
+pub struct Urn {
+    text: String,
+    offsets: Offsets,
+}
+
+impl Urn {
+    /// Parses an RFC 8141 URN (the same as [`FromStr`]). Copies the text: one allocation.
+    pub fn parse(text: &str) -> Result<Self, ParseError> {
+        ParseOptions::new().parse(text)
+    }
+
+    /// Parses with the given grammar.
+    ///
+    /// ```
+    /// use urn_core::{Syntax, Urn};
+    /// let legacy = Urn::parse_with("urn:a:b", Syntax::Rfc2141)?;
+    /// assert_eq!(legacy.nid(), "a");
+    /// assert!(Urn::parse_with("urn:example:a/b", Syntax::Rfc2141).is_err());
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn parse_with(text: &str, syntax: Syntax) -> Result<Self, ParseError> {
+        ParseOptions::new().syntax(syntax).parse(text)
+    }
+
+    /// Parses an RFC 8141 URN, taking the string without copying it.
+    ///
+    /// ```
+    /// let urn = urn_core::Urn::from_string(String::from("urn:example:a"))?;
+    /// assert_eq!(urn.into_string(), "urn:example:a");
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn from_string(text: String) -> Result<Self, ParseError> {
+        let offsets = parse::parse(&text, &ParseOptions::new())?;
+        Ok(Urn { text, offsets })
+    }
+
+    /// A URN whose offsets are known to describe `text`.
+    pub(crate) const fn from_trusted(text: String, offsets: Offsets) -> Self {
+        Urn { text, offsets }
+    }
+
+    /// Starts building a URN from a NID and an (already percent-encoded) NSS.
+    ///
+    /// ```
+    /// use urn_core::{encode_nss, Urn};
+    /// let urn = Urn::builder("example", &encode_nss("a b/c"))
+    ///     .q_component("lang=en")
+    ///     .build()?;
+    /// assert_eq!(urn.as_str(), "urn:example:a%20b%2Fc?=lang=en");
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn builder(nid: &str, nss: &str) -> UrnBuilder {
+        UrnBuilder::new(nid, nss)
+    }
+
+    /// `urn:<nid>:<nss>`, validated (the NSS must already be percent-encoded; see
+    /// [`encode_nss`](crate::encode_nss)).
+    pub fn from_parts(nid: &str, nss: &str) -> Result<Self, ParseError> {
+        UrnBuilder::new(nid, nss).build()
+    }
+
+    /// A view that borrows this URN's text.
+    pub fn as_urn_ref(&self) -> UrnRef<'_> {
+        UrnRef::from_parts(&self.text, self.offsets)
+    }
+
+    /// The URN exactly as given.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The text, giving up the URN.
+    pub fn into_string(self) -> String {
+        self.text
+    }
+
+    /// The namespace identifier, as written.
+    pub fn nid(&self) -> &str {
+        self.as_urn_ref().nid()
+    }
+
+    /// The namespace-specific string, as written (percent-encoded).
+    pub fn nss(&self) -> &str {
+        self.as_urn_ref().nss()
+    }
+
+    /// The r-component without its `?+`, if present.
+    pub fn r_component(&self) -> Option<&str> {
+        self.as_urn_ref().r_component()
+    }
+
+    /// The q-component without its `?=`, if present.
+    pub fn q_component(&self) -> Option<&str> {
+        self.as_urn_ref().q_component()
+    }
+
+    /// The f-component without its `#`, if present (`Some("")` for a bare trailing `#`).
+    pub fn f_component(&self) -> Option<&str> {
+        self.as_urn_ref().f_component()
+    }
+
+    /// `urn:<NID>:<NSS>` as written, without components.
+    pub fn assigned_name(&self) -> &str {
+        self.as_urn_ref().assigned_name()
+    }
+
+    /// The canonical key under [`KeyRules::CURRENT`] (borrows when already normal).
+    pub fn key(&self) -> UrnKey<'_> {
+        self.as_urn_ref().key()
+    }
+
+    /// The RFC 8141 section 3 key alone (no namespace rules).
+    pub fn rfc8141_key(&self) -> UrnKey<'_> {
+        self.as_urn_ref().rfc8141_key()
+    }
+
+    /// The canonical key under a given rule set.
+    pub fn key_with(&self, rules: KeyRules) -> UrnKey<'_> {
+        self.as_urn_ref().key_with(rules)
+    }
+
+    /// The NSS percent-decoded; an error when the decoded bytes are not UTF-8.
+    pub fn nss_decoded(&self) -> Result<Cow<'_, str>, DecodeError> {
+        self.as_urn_ref().nss_decoded()
+    }
+
+    /// The NID's registration status.
+    ///
+    /// ```
+    /// use urn_core::{NidStatus, Urn};
+    /// assert_eq!(Urn::parse("urn:ngsi-ld:Car:1")?.nid_status(), NidStatus::Unregistered);
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn nid_status(&self) -> NidStatus {
+        self.as_urn_ref().nid_status()
+    }
+
+    /// The namespace, when this crate knows its NSS syntax.
+    pub fn namespace(&self) -> Option<KnownNamespace> {
+        self.as_urn_ref().namespace()
+    }
+
+    /// Checks the NSS against its namespace's syntax (see [`UrnRef::validate_namespace`]).
+    pub fn validate_namespace(&self) -> Result<(), NamespaceError> {
+        self.as_urn_ref().validate_namespace()
+    }
+
+    /// Exact comparison of the text (`==` compares keys).
+    pub fn eq_text(&self, other: &Urn) -> bool {
+        self.text == other.text
+    }
+
+    /// A builder holding this URN's parts, for changing a component.
+    ///
+    /// ```
+    /// let urn = urn_core::Urn::parse("urn:example:a?=x=1#top")?;
+    /// let plain = urn.to_builder().q_component(None).f_component(None).build()?;
+    /// assert_eq!(plain.as_str(), "urn:example:a");
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn to_builder(&self) -> UrnBuilder {
+        UrnBuilder::new(self.nid(), self.nss())
+            .r_component(self.r_component())
+            .q_component(self.q_component())
+            .f_component(self.f_component())
+    }
+}
+
+impl FromStr for Urn {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        Urn::parse(s)
+    }
+}
+
+impl TryFrom<String> for Urn {
+    type Error = ParseError;
+    fn try_from(s: String) -> Result<Self, ParseError> {
+        Urn::from_string(s)
+    }
+}
+
+impl TryFrom<&str> for Urn {
+    type Error = ParseError;
+    fn try_from(s: &str) -> Result<Self, ParseError> {
+        Urn::parse(s)
+    }
+}
+
+impl From<Urn> for String {
+    fn from(urn: Urn) -> String {
+        urn.text
+    }
+}
+
+impl From<UrnRef<'_>> for Urn {
+    fn from(urn: UrnRef<'_>) -> Self {
+        urn.to_owned()
+    }
+}
+
+impl From<UrnKey<'_>> for Urn {
+    fn from(key: UrnKey<'_>) -> Self {
+        key.to_urn()
+    }
+}
+
+impl AsRef<str> for Urn {
+    fn as_ref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for Urn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl fmt::Debug for Urn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Urn").field(&self.text).finish()
+    }
+}
+
+impl PartialEq for Urn {
+    fn eq(&self, other: &Self) -> bool {
+        equivalence::eq(&self.as_urn_ref(), &other.as_urn_ref())
+    }
+}
+
+impl Eq for Urn {}
+
+impl PartialEq<UrnRef<'_>> for Urn {
+    fn eq(&self, other: &UrnRef<'_>) -> bool {
+        equivalence::eq(&self.as_urn_ref(), other)
+    }
+}
+
+impl PartialOrd for Urn {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Urn {
+    fn cmp(&self, other: &Self) -> Ordering {
+        equivalence::cmp(&self.as_urn_ref(), &other.as_urn_ref())
+    }
+}
+
+impl Hash for Urn {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        equivalence::hash(&self.as_urn_ref(), state);
+    }
+}

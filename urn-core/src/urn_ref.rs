@@ -1,0 +1,265 @@
+//! [`UrnRef`]: a validated URN borrowed from its text.
+
+use alloc::borrow::Cow;
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+
+use crate::encoding::{self, DecodeError};
+use crate::error::ParseError;
+use crate::key::{KeyParts, KeyRules, UrnKey};
+use crate::namespaces::{KnownNamespace, NamespaceError};
+use crate::parse::{Offsets, ParseOptions, Syntax};
+use crate::registry::{self, NidStatus};
+use crate::{Urn, equivalence};
+
+/// A validated URN that borrows its text: parsing it allocates nothing.
+///
+/// It has the same accessors as [`Urn`]; equality, ordering and hashing follow the
+/// canonical key ([`UrnRef::key`]).
+///
+/// ```
+/// use urn_core::UrnRef;
+/// let urn = UrnRef::parse("urn:example:weather?=op=map&lat=39.56#top")?;
+/// assert_eq!(urn.nid(), "example");
+/// assert_eq!(urn.nss(), "weather");
+/// assert_eq!(urn.q_component(), Some("op=map&lat=39.56"));
+/// assert_eq!(urn.f_component(), Some("top"));
+/// assert_eq!(urn, UrnRef::parse("URN:EXAMPLE:weather")?);
+/// # Ok::<(), urn_core::ParseError>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct UrnRef<'a> {
+    text: &'a str,
+    offsets: Offsets,
+}
+
+impl<'a> UrnRef<'a> {
+    /// Parses `text` as an RFC 8141 URN.
+    pub fn parse(text: &'a str) -> Result<Self, ParseError> {
+        ParseOptions::new().parse_ref(text)
+    }
+
+    /// Parses `text` with the given grammar.
+    ///
+    /// ```
+    /// use urn_core::{Syntax, UrnRef};
+    /// assert!(UrnRef::parse_with("urn:trailing-:x", Syntax::Rfc2141).is_ok());
+    /// assert!(UrnRef::parse_with("urn:trailing-:x", Syntax::Rfc8141).is_err());
+    /// ```
+    pub fn parse_with(text: &'a str, syntax: Syntax) -> Result<Self, ParseError> {
+        ParseOptions::new().syntax(syntax).parse_ref(text)
+    }
+
+    pub(crate) const fn from_parts(text: &'a str, offsets: Offsets) -> Self {
+        UrnRef { text, offsets }
+    }
+
+    pub(crate) const fn offsets(&self) -> Offsets {
+        self.offsets
+    }
+
+    fn slice(&self, start: usize, end: usize) -> &'a str {
+        self.text.get(start..end).unwrap_or_default()
+    }
+
+    /// The URN exactly as given.
+    pub const fn as_str(&self) -> &'a str {
+        self.text
+    }
+
+    /// The namespace identifier, as written (compare it case-insensitively).
+    pub fn nid(&self) -> &'a str {
+        self.slice(4, self.offsets.nid_end as usize)
+    }
+
+    /// The namespace-specific string, as written (percent-encoded).
+    pub fn nss(&self) -> &'a str {
+        self.slice(
+            self.offsets.nid_end as usize + 1,
+            self.offsets.nss_end as usize,
+        )
+    }
+
+    /// The r-component without its `?+`, if present.
+    pub fn r_component(&self) -> Option<&'a str> {
+        let Offsets { nss_end, r_end, .. } = self.offsets;
+        (r_end > nss_end).then(|| self.slice(nss_end as usize + 2, r_end as usize))
+    }
+
+    /// The q-component without its `?=`, if present.
+    pub fn q_component(&self) -> Option<&'a str> {
+        let Offsets { r_end, q_end, .. } = self.offsets;
+        (q_end > r_end).then(|| self.slice(r_end as usize + 2, q_end as usize))
+    }
+
+    /// The f-component without its `#`, if present (`Some("")` for a bare trailing `#`).
+    pub fn f_component(&self) -> Option<&'a str> {
+        let q_end = self.offsets.q_end as usize;
+        (q_end < self.text.len()).then(|| self.slice(q_end + 1, self.text.len()))
+    }
+
+    /// `urn:<NID>:<NSS>` as written, without components: what a resolver is asked about.
+    pub fn assigned_name(&self) -> &'a str {
+        self.slice(0, self.offsets.nss_end as usize)
+    }
+
+    /// The canonical key under [`KeyRules::CURRENT`]: RFC 8141 section 3 plus the
+    /// namespaces' own equivalence rules. Borrows when the URN is already normal.
+    pub fn key(&self) -> UrnKey<'a> {
+        self.key_with(KeyRules::CURRENT)
+    }
+
+    /// The RFC 8141 section 3 key alone (no namespace rules).
+    pub fn rfc8141_key(&self) -> UrnKey<'a> {
+        self.key_with(KeyRules::Rfc8141)
+    }
+
+    /// The canonical key under a given rule set.
+    ///
+    /// ```
+    /// use urn_core::{KeyRules, UrnRef};
+    /// let urn = UrnRef::parse("URN:ISBN:0-395-36341-1")?;
+    /// assert_eq!(urn.key_with(KeyRules::Rfc8141).as_str(), "urn:isbn:0-395-36341-1");
+    /// assert_eq!(urn.key_with(KeyRules::V1).as_str(), "urn:isbn:0395363411");
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn key_with(&self, rules: KeyRules) -> UrnKey<'a> {
+        if self.offsets.verbatim(rules) {
+            UrnKey::from_cow(Cow::Borrowed(self.assigned_name()))
+        } else {
+            UrnKey::from_cow(Cow::Owned(self.key_parts(rules).into_string()))
+        }
+    }
+
+    pub(crate) fn key_parts(&self, rules: KeyRules) -> KeyParts<'a> {
+        KeyParts::of(self.nid(), self.nss(), rules)
+    }
+
+    /// The NSS percent-decoded (borrowed when it holds no `%`); an error when the decoded
+    /// bytes are not UTF-8.
+    ///
+    /// ```
+    /// let urn = urn_core::UrnRef::parse("urn:example:%D0%B0123,z456")?;
+    /// assert_eq!(urn.nss_decoded()?, "а123,z456"); // Cyrillic 'а'
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn nss_decoded(&self) -> Result<Cow<'a, str>, DecodeError> {
+        encoding::decode_nss(self.nss()).map_err(|e| e.shifted(self.offsets.nid_end as usize + 1))
+    }
+
+    /// The NID's registration status (IANA registry of [`registry::REGISTRY_DATE`]).
+    pub fn nid_status(&self) -> NidStatus {
+        registry::nid_status(self.nid())
+    }
+
+    /// The namespace, when this crate knows its NSS syntax.
+    pub fn namespace(&self) -> Option<KnownNamespace> {
+        KnownNamespace::from_nid(self.nid())
+    }
+
+    /// Checks the NSS against its namespace's syntax, for the namespaces this crate knows
+    /// ([`KnownNamespace`]); other namespaces pass (see [`UrnRef::nid_status`] for them).
+    /// The error's offset counts from the start of the URN.
+    ///
+    /// ```
+    /// let urn = urn_core::UrnRef::parse("urn:isbn:0-395-36341-2")?;
+    /// let err = urn.validate_namespace().unwrap_err();
+    /// assert_eq!(err.to_string(), "invalid isbn URN: the check digit does not match (byte 21)");
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn validate_namespace(&self) -> Result<(), NamespaceError> {
+        match self.namespace() {
+            Some(ns) => ns
+                .validate_nss(self.nss())
+                .map_err(|e| e.shifted(self.offsets.nid_end as usize + 1)),
+            None => Ok(()),
+        }
+    }
+
+    /// Exact comparison of the text, including case and components (`==` compares keys).
+    ///
+    /// ```
+    /// use urn_core::UrnRef;
+    /// let (a, b) = (UrnRef::parse("urn:ex:a#1")?, UrnRef::parse("URN:ex:a")?);
+    /// assert!(a == b && !a.eq_text(&b));
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn eq_text(&self, other: &UrnRef<'_>) -> bool {
+        self.text == other.text
+    }
+
+    /// An owned copy (one allocation).
+    #[allow(clippy::should_implement_trait)]
+    pub fn to_owned(&self) -> Urn {
+        Urn::from_trusted(alloc::string::String::from(self.text), self.offsets)
+    }
+
+    /// An owned copy (one allocation); the same as [`UrnRef::to_owned`].
+    pub fn to_urn(&self) -> Urn {
+        self.to_owned()
+    }
+}
+
+impl PartialEq for UrnRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        equivalence::eq(self, other)
+    }
+}
+
+impl Eq for UrnRef<'_> {}
+
+impl PartialOrd for UrnRef<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for UrnRef<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        equivalence::cmp(self, other)
+    }
+}
+
+impl Hash for UrnRef<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        equivalence::hash(self, state);
+    }
+}
+
+impl fmt::Display for UrnRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text)
+    }
+}
+
+impl fmt::Debug for UrnRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("UrnRef").field(&self.text).finish()
+    }
+}
+
+impl AsRef<str> for UrnRef<'_> {
+    fn as_ref(&self) -> &str {
+        self.text
+    }
+}
+
+impl<'a> TryFrom<&'a str> for UrnRef<'a> {
+    type Error = ParseError;
+    fn try_from(text: &'a str) -> Result<Self, ParseError> {
+        UrnRef::parse(text)
+    }
+}
+
+impl<'a> From<&'a Urn> for UrnRef<'a> {
+    fn from(urn: &'a Urn) -> Self {
+        urn.as_urn_ref()
+    }
+}
+
+impl PartialEq<Urn> for UrnRef<'_> {
+    fn eq(&self, other: &Urn) -> bool {
+        equivalence::eq(self, &other.as_urn_ref())
+    }
+}
