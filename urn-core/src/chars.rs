@@ -16,8 +16,10 @@ pub(crate) const NID: u8 = 1 << 3;
 pub(crate) const HEX: u8 = 1 << 4;
 /// A literal NSS character of RFC 2141: letters, digits and `( ) + , - . : = @ ; $ _ ! * '`.
 pub(crate) const TRANS_2141: u8 = 1 << 5;
-/// `A-Z`.
-pub(crate) const UPPER: u8 = 1 << 6;
+/// Unchanged by ASCII lower-casing, and not `%` (so a scan stops at each `%XX`).
+pub(crate) const KEEP_LOWER: u8 = 1 << 6;
+/// Unchanged by ASCII upper-casing, and not `%`.
+pub(crate) const KEEP_UPPER: u8 = 1 << 7;
 
 const fn build() -> [u8; 256] {
     let mut table = [0u8; 256];
@@ -86,8 +88,11 @@ const fn build() -> [u8; 256] {
         if trans {
             class |= TRANS_2141;
         }
-        if upper {
-            class |= UPPER;
+        if !upper && b != b'%' {
+            class |= KEEP_LOWER;
+        }
+        if !b.is_ascii_lowercase() && b != b'%' {
+            class |= KEEP_UPPER;
         }
         // `i < 256` by the loop condition.
         #[allow(clippy::indexing_slicing)]

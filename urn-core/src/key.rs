@@ -13,7 +13,7 @@ use core::str::FromStr;
 
 use crate::error::{ErrorKind, ParseError};
 use crate::parse::{self, Offsets, ParseOptions, Syntax};
-use crate::{Urn, UrnRef, namespaces};
+use crate::{Urn, UrnRef, chars, namespaces};
 
 /// A versioned set of equivalence rules.
 ///
@@ -47,60 +47,135 @@ pub(crate) enum Fold {
     Keep,
     Lower,
     Upper,
+    /// Upper case, and every `-` dropped (ISBN: hyphens are not significant).
+    UpperWithoutHyphens,
+}
+
+impl Fold {
+    #[inline(always)]
+    fn apply(self, b: u8) -> u8 {
+        match self {
+            Fold::Keep => b,
+            Fold::Lower => b.to_ascii_lowercase(),
+            Fold::Upper | Fold::UpperWithoutHyphens => b.to_ascii_uppercase(),
+        }
+    }
+}
+
+/// What the parse saw of `%XX` triplets in the NSS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HexSeen {
+    /// No `%` at all.
+    None,
+    /// Only upper-case hex digits.
+    UpperCase,
+    /// Some lower-case hex digits.
+    LowerCase,
 }
 
 /// A slice of the original text (or a constant) with its case mapping.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Piece<'a> {
-    pub(crate) text: &'a [u8],
+    pub(crate) text: &'a str,
     pub(crate) fold: Fold,
 }
 
 impl<'a> Piece<'a> {
     pub(crate) const fn new(text: &'a str, fold: Fold) -> Self {
-        Piece {
-            text: text.as_bytes(),
-            fold,
+        Piece { text, fold }
+    }
+
+    /// Whether mapping this piece changes nothing, given that its `%XX` hex digits are
+    /// already upper case.
+    fn is_unchanged(&self) -> bool {
+        let mask = match self.fold {
+            Fold::Keep => return true,
+            Fold::Lower => chars::KEEP_LOWER,
+            Fold::Upper => chars::KEEP_UPPER,
+            Fold::UpperWithoutHyphens => {
+                return !self
+                    .text
+                    .bytes()
+                    .any(|b| b == b'-' || b.is_ascii_lowercase());
+            }
+        };
+        let text = self.text.as_bytes();
+        let mut i = 0;
+        loop {
+            i = chars::skip(text, i, mask);
+            match text.get(i) {
+                None => return true,
+                Some(b'%') => i += 3,
+                Some(_) => return false,
+            }
         }
     }
 
-    fn bytes(self) -> impl Iterator<Item = u8> + 'a {
-        let fold = self.fold;
-        let mut hex_left = 0u8;
-        self.text.iter().map(move |&b| {
-            if hex_left > 0 {
-                hex_left -= 1;
-                return b.to_ascii_uppercase();
+    /// Appends the mapped piece.
+    fn write_to(&self, out: &mut String, hex: HexSeen) {
+        if self.fold == Fold::UpperWithoutHyphens {
+            out.extend(
+                self.text
+                    .chars()
+                    .filter(|&c| c != '-')
+                    .map(|c| c.to_ascii_uppercase()),
+            );
+            return;
+        }
+        let start = out.len();
+        out.push_str(self.text);
+        if let Some(copy) = out.get_mut(start..) {
+            self.map_in_place(copy, hex);
+        }
+    }
+
+    /// Maps a copy of this piece's text in place: the case of the whole copy, then the hex
+    /// digits after each `%` back to upper case.
+    fn map_in_place(&self, copy: &mut str, hex: HexSeen) {
+        match self.fold {
+            Fold::Keep => {}
+            Fold::Lower => copy.make_ascii_lowercase(),
+            Fold::Upper | Fold::UpperWithoutHyphens => copy.make_ascii_uppercase(),
+        }
+        // Lower-casing a piece lower-cases its hex too; otherwise only lower-case hex in the
+        // input needs mending.
+        let mend = match hex {
+            HexSeen::None => false,
+            HexSeen::UpperCase => self.fold == Fold::Lower,
+            HexSeen::LowerCase => true,
+        };
+        if !mend {
+            return;
+        }
+        for (at, _) in self.text.match_indices('%') {
+            if let Some(digits) = copy.get_mut(at + 1..at + 3) {
+                digits.make_ascii_uppercase();
             }
-            if b == b'%' {
-                hex_left = 2;
-            }
-            match fold {
-                Fold::Keep => b,
-                Fold::Lower => b.to_ascii_lowercase(),
-                Fold::Upper => b.to_ascii_uppercase(),
-            }
-        })
+        }
     }
 }
 
-const MAX_PIECES: usize = 8;
+/// `urn:`, the NID, `:`, and at most three pieces of NSS.
+const MAX_PIECES: usize = 6;
 
 /// The key of one URN under one rule set, as pieces.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct KeyParts<'a> {
     pieces: [Piece<'a>; MAX_PIECES],
     len: usize,
+    /// What the parse saw of `%XX` in the NSS, so building can skip searching for it.
+    hex: HexSeen,
 }
 
 impl<'a> KeyParts<'a> {
     pub(crate) const fn new() -> Self {
         KeyParts {
             pieces: [Piece {
-                text: b"",
+                text: "",
                 fold: Fold::Keep,
             }; MAX_PIECES],
             len: 0,
+            hex: HexSeen::LowerCase,
         }
     }
 
@@ -121,13 +196,19 @@ impl<'a> KeyParts<'a> {
     }
 
     /// The key, byte by byte.
-    pub(crate) fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
-        self.slice().iter().flat_map(|p| p.bytes())
+    #[inline]
+    pub(crate) fn bytes(&self) -> KeyBytes<'_, 'a> {
+        KeyBytes {
+            pieces: self.slice(),
+            pos: 0,
+            hex_left: 0,
+        }
     }
 
-    /// The key of `nid` and `nss` under `rules`.
-    pub(crate) fn of(nid: &'a str, nss: &'a str, rules: KeyRules) -> Self {
+    /// The key of `nid` and `nss` under `rules`; `hex` is what the parse saw of `%XX`.
+    pub(crate) fn of(nid: &'a str, nss: &'a str, rules: KeyRules, hex: HexSeen) -> Self {
         let mut parts = KeyParts::new();
+        parts.hex = hex;
         parts.push(Piece::new("urn:", Fold::Keep));
         parts.push(Piece::new(nid, Fold::Lower));
         parts.push(Piece::new(":", Fold::Keep));
@@ -137,12 +218,92 @@ impl<'a> KeyParts<'a> {
         parts
     }
 
-    pub(crate) fn into_string(self) -> String {
-        let mut out = String::with_capacity(self.slice().iter().map(|p| p.text.len()).sum());
-        for b in self.bytes() {
-            out.push(char::from(b));
+    /// Whether the NSS pieces spell `nss` unchanged: they lie back to back in it, in order,
+    /// and their case mappings change nothing. `nss` must have upper-case `%XX` hex already.
+    pub(crate) fn nss_is_identity(&self, nss: &str) -> bool {
+        let mut rest = nss.as_bytes();
+        for piece in self.slice().get(3..).unwrap_or_default() {
+            let Some((head, tail)) = rest.split_at_checked(piece.text.len()) else {
+                return false;
+            };
+            if !core::ptr::eq(head, piece.text.as_bytes()) || !piece.is_unchanged() {
+                return false;
+            }
+            rest = tail;
+        }
+        rest.is_empty()
+    }
+
+    /// Builds the key of the URN whose assigned name is `assigned` and whose NSS starts at
+    /// byte `nss_start` of it.
+    ///
+    /// When the NSS pieces cover the NSS back to back (every rule but ISBN's and hyphen-less
+    /// ISSN's), the assigned name is copied once and mapped in place; otherwise the pieces are
+    /// written one by one.
+    pub(crate) fn into_string(self, assigned: &str, nss_start: usize) -> String {
+        let nss = assigned.get(nss_start..).unwrap_or_default();
+        let nss_pieces = self.slice().get(3..).unwrap_or_default();
+        let mut offset = 0;
+        let contiguous = nss_pieces.iter().all(|piece| {
+            let here = nss.get(offset..offset + piece.text.len());
+            offset += piece.text.len();
+            piece.fold != Fold::UpperWithoutHyphens
+                && here.is_some_and(|h| core::ptr::eq(h, piece.text))
+        }) && offset == nss.len();
+        if !contiguous {
+            let mut out = String::with_capacity(self.slice().iter().map(|p| p.text.len()).sum());
+            for piece in self.slice() {
+                piece.write_to(&mut out, self.hex);
+            }
+            return out;
+        }
+        let mut out = String::from(assigned);
+        if let Some(prefix) = out.get_mut(..nss_start) {
+            prefix.make_ascii_lowercase();
+        }
+        let mut at = nss_start;
+        for piece in nss_pieces {
+            let end = at + piece.text.len();
+            if let Some(text) = out.get_mut(at..end) {
+                piece.map_in_place(text, self.hex);
+            }
+            at = end;
         }
         out
+    }
+}
+
+/// The bytes of a key, produced piece by piece without allocating.
+pub(crate) struct KeyBytes<'p, 'a> {
+    pieces: &'p [Piece<'a>],
+    pos: usize,
+    hex_left: u8,
+}
+
+impl Iterator for KeyBytes<'_, '_> {
+    type Item = u8;
+
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        loop {
+            let (piece, rest) = self.pieces.split_first()?;
+            if let Some(&b) = piece.text.as_bytes().get(self.pos) {
+                self.pos += 1;
+                if b == b'-' && piece.fold == Fold::UpperWithoutHyphens {
+                    continue;
+                }
+                if self.hex_left > 0 {
+                    self.hex_left -= 1;
+                    return Some(b.to_ascii_uppercase());
+                }
+                if b == b'%' {
+                    self.hex_left = 2;
+                }
+                return Some(piece.fold.apply(b));
+            }
+            self.pieces = rest;
+            self.pos = 0;
+        }
     }
 }
 
@@ -221,8 +382,8 @@ impl<'a> UrnKey<'a> {
                 offsets.nss_end as usize,
             ));
         }
-        if !offsets.verbatim(KeyRules::CURRENT) {
-            let urn = UrnRef::from_parts(text, offsets);
+        let urn = UrnRef::from_parts(text, offsets);
+        if !urn.key_is_verbatim(KeyRules::CURRENT) {
             let at = urn
                 .key_parts(KeyRules::CURRENT)
                 .bytes()
@@ -283,11 +444,8 @@ impl<'a> UrnKey<'a> {
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     pub fn to_urn(&self) -> Urn {
-        let nid_len = self.nid().len() as u8;
-        Urn::from_trusted(
-            String::from(self.as_str()),
-            Offsets::normal_assigned_name(nid_len, self.text.len() as u32),
-        )
+        let offsets = Offsets::normal_assigned_name(self.as_str(), self.nid().len());
+        Urn::from_trusted(String::from(self.as_str()), offsets)
     }
 }
 

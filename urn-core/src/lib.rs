@@ -28,6 +28,7 @@
 //!
 //! `no_std` with `alloc`: disable the default `std` feature.
 #![no_std]
+#![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate alloc;

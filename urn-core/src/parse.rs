@@ -1,6 +1,6 @@
 //! The single-pass parsers (RFC 8141 and RFC 2141) and the component offsets they produce.
 
-use crate::chars::{self, HEX, NID, NSS, PLAIN, QF, TRANS_2141, UPPER};
+use crate::chars::{self, HEX, KEEP_LOWER, NID, NSS, PLAIN, QF, TRANS_2141};
 use crate::error::{Component, ErrorKind, ParseError};
 use crate::key::KeyRules;
 use crate::namespaces;
@@ -113,27 +113,57 @@ pub(crate) struct Offsets {
 
 /// The assigned name is already its RFC 8141 section 3 key.
 pub(crate) const RFC8141_VERBATIM: u8 = 1;
-/// The assigned name is already its [`KeyRules::V1`] key.
-pub(crate) const V1_VERBATIM: u8 = 2;
+/// The NID is one whose namespace has its own equivalence rules ([`KeyRules::V1`]), so
+/// whether the assigned name is its V1 key depends on the NSS.
+pub(crate) const RULE_NID: u8 = 2;
+/// The NSS holds a `%XX` with lower-case hex.
+pub(crate) const LOWER_HEX: u8 = 4;
+/// The NSS holds a `%XX`.
+pub(crate) const HAS_PERCENT: u8 = 8;
 
 impl Offsets {
-    pub(crate) const fn verbatim(&self, rules: KeyRules) -> bool {
-        let bit = match rules {
-            KeyRules::Rfc8141 => RFC8141_VERBATIM,
-            KeyRules::V1 => V1_VERBATIM,
-        };
-        self.flags & bit != 0
+    /// Whether the assigned name is its own key under `rules`, as far as the parse could tell
+    /// without namespace work: `Some(answer)`, or `None` when the namespace rule must decide.
+    #[inline]
+    pub(crate) const fn verbatim(&self, rules: KeyRules) -> Option<bool> {
+        let generic = self.flags & RFC8141_VERBATIM != 0;
+        match rules {
+            KeyRules::Rfc8141 => Some(generic),
+            KeyRules::V1 if generic && self.flags & RULE_NID != 0 => None,
+            KeyRules::V1 => Some(generic),
+        }
     }
 
-    /// Offsets of a URN without components whose text is its own key under every rule set.
-    pub(crate) const fn normal_assigned_name(nid_len: u8, len: u32) -> Self {
-        Offsets {
-            nid_end: 4 + nid_len,
-            flags: RFC8141_VERBATIM | V1_VERBATIM,
-            nss_end: len,
-            r_end: len,
-            q_end: len,
-        }
+    /// Whether some `%XX` in the NSS has lower-case hex digits.
+    #[inline]
+    pub(crate) const fn nss_has_lower_hex(&self) -> bool {
+        self.flags & LOWER_HEX != 0
+    }
+
+    /// Whether the NSS holds any `%XX`.
+    #[inline]
+    pub(crate) const fn nss_has_percent(&self) -> bool {
+        self.flags & HAS_PERCENT != 0
+    }
+
+    /// Whether the assigned name is its own key under `rules` with no namespace work to do.
+    #[inline]
+    pub(crate) const fn surely_verbatim(&self, rules: KeyRules) -> bool {
+        matches!(self.verbatim(rules), Some(true))
+    }
+
+    /// Offsets of `text`, a URN without components that is its own key, whose NID has
+    /// `nid_len` characters.
+    pub(crate) fn normal_assigned_name(text: &str, nid_len: usize) -> Self {
+        let len = text.len();
+        finish(
+            text,
+            4 + nid_len,
+            len,
+            len,
+            len,
+            seen(true, false, text.contains('%')),
+        )
     }
 }
 
@@ -210,17 +240,17 @@ fn scheme(bytes: &[u8]) -> Result<bool, ParseError> {
 fn nid(input: &str, min: usize, trailing_hyphen: bool) -> Result<(usize, bool), ParseError> {
     let bytes = input.as_bytes();
     let mut i = 4;
-    let mut seen = 0u8;
+    let mut all = KEEP_LOWER;
     while let Some(&b) = bytes.get(i) {
         let class = chars::class(b);
         if class & NID == 0 {
             break;
         }
-        seen |= class;
+        all &= class;
         i += 1;
-        if i - 4 > 32 {
-            return Err(ParseError::new(ErrorKind::NidLength { len: i - 4, min }, 4));
-        }
+    }
+    if i - 4 > 32 {
+        return Err(ParseError::new(ErrorKind::NidLength { len: i - 4, min }, 4));
     }
     match bytes.get(i) {
         Some(b':') => {}
@@ -237,7 +267,7 @@ fn nid(input: &str, min: usize, trailing_hyphen: bool) -> Result<(usize, bool), 
     if !trailing_hyphen && bytes.get(i - 1) == Some(&b'-') {
         return Err(ParseError::new(ErrorKind::NidTrailingHyphen, i - 1));
     }
-    Ok((i, seen & UPPER != 0))
+    Ok((i, all == 0))
 }
 
 fn parse_rfc8141(input: &str) -> Result<Offsets, ParseError> {
@@ -256,11 +286,13 @@ fn parse_rfc8141(input: &str) -> Result<Offsets, ParseError> {
     }
     let mut i = nss_start;
     let mut lower_hex = false;
+    let mut has_percent = false;
     loop {
         i = chars::skip(bytes, i, NSS);
         match bytes.get(i) {
             Some(b'%') => {
                 lower_hex |= percent(bytes, i, Component::Nss)?;
+                has_percent = true;
                 i += 3;
             }
             None | Some(b'?') | Some(b'#') => break,
@@ -306,7 +338,14 @@ fn parse_rfc8141(input: &str) -> Result<Offsets, ParseError> {
     debug_assert_eq!(i, bytes.len());
 
     let generic = scheme_lower && !nid_upper && !lower_hex;
-    Ok(finish(input, nid_end, nss_end, r_end, q_end, generic))
+    Ok(finish(
+        input,
+        nid_end,
+        nss_end,
+        r_end,
+        q_end,
+        seen(generic, lower_hex, has_percent),
+    ))
 }
 
 /// Scans an r- or q-component whose first byte is at `start`; returns where it ends.
@@ -371,11 +410,13 @@ fn parse_rfc2141(input: &str) -> Result<Offsets, ParseError> {
     }
     let mut i = nss_start;
     let mut lower_hex = false;
+    let mut has_percent = false;
     loop {
         i = chars::skip(bytes, i, TRANS_2141);
         match bytes.get(i) {
             Some(b'%') => {
                 lower_hex |= percent(bytes, i, Component::Nss)?;
+                has_percent = true;
                 if bytes.get(i + 1..i + 3) == Some(b"00") {
                     return Err(ParseError::new(ErrorKind::PercentNul, i));
                 }
@@ -387,10 +428,34 @@ fn parse_rfc2141(input: &str) -> Result<Offsets, ParseError> {
     }
     let generic = scheme_lower && !nid_upper && !lower_hex;
     let end = bytes.len();
-    Ok(finish(input, nid_end, end, end, end, generic))
+    Ok(finish(
+        input,
+        nid_end,
+        end,
+        end,
+        end,
+        seen(generic, lower_hex, has_percent),
+    ))
 }
 
-/// Packs the offsets and works out whether the assigned name is already its own key.
+/// The flags for what the parse saw: the assigned name already generic-normal, lower-case
+/// hex in the NSS, any `%XX` in the NSS.
+#[inline(always)]
+fn seen(generic_verbatim: bool, lower_hex: bool, has_percent: bool) -> u8 {
+    let mut flags = 0;
+    if generic_verbatim {
+        flags |= RFC8141_VERBATIM;
+    }
+    if lower_hex {
+        flags |= LOWER_HEX;
+    }
+    if has_percent {
+        flags |= HAS_PERCENT;
+    }
+    flags
+}
+
+/// Packs the offsets and flags, adding whether the NID has a namespace equivalence rule.
 #[inline(always)]
 fn finish(
     input: &str,
@@ -398,16 +463,10 @@ fn finish(
     nss_end: usize,
     r_end: usize,
     q_end: usize,
-    generic_verbatim: bool,
+    mut flags: u8,
 ) -> Offsets {
-    let mut flags = 0;
-    if generic_verbatim {
-        flags |= RFC8141_VERBATIM;
-        let nid = input.get(4..nid_end).unwrap_or_default();
-        let nss = input.get(nid_end + 1..nss_end).unwrap_or_default();
-        if namespaces::v1_key_is_verbatim(nid, nss) {
-            flags |= V1_VERBATIM;
-        }
+    if namespaces::has_v1_rule(input.as_bytes().get(4..nid_end).unwrap_or_default()) {
+        flags |= RULE_NID;
     }
     // The length cap (at most u32::MAX) and the NID cap (32) make these casts lossless.
     Offsets {

@@ -7,7 +7,7 @@ use core::hash::{Hash, Hasher};
 
 use crate::encoding::{self, DecodeError};
 use crate::error::ParseError;
-use crate::key::{KeyParts, KeyRules, UrnKey};
+use crate::key::{HexSeen, KeyParts, KeyRules, UrnKey};
 use crate::namespaces::{KnownNamespace, NamespaceError};
 use crate::parse::{Offsets, ParseOptions, Syntax};
 use crate::registry::{self, NidStatus};
@@ -125,15 +125,43 @@ impl<'a> UrnRef<'a> {
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     pub fn key_with(&self, rules: KeyRules) -> UrnKey<'a> {
-        if self.offsets.verbatim(rules) {
-            UrnKey::from_cow(Cow::Borrowed(self.assigned_name()))
-        } else {
-            UrnKey::from_cow(Cow::Owned(self.key_parts(rules).into_string()))
+        let verbatim = UrnKey::from_cow(Cow::Borrowed(self.assigned_name()));
+        match self.offsets.verbatim(rules) {
+            Some(true) => verbatim,
+            Some(false) => UrnKey::from_cow(Cow::Owned(
+                self.key_parts(rules)
+                    .into_string(self.assigned_name(), self.offsets.nid_end as usize + 1),
+            )),
+            None => {
+                let parts = self.key_parts(rules);
+                if parts.nss_is_identity(self.nss()) {
+                    verbatim
+                } else {
+                    UrnKey::from_cow(Cow::Owned(
+                        parts.into_string(self.assigned_name(), self.offsets.nid_end as usize + 1),
+                    ))
+                }
+            }
         }
     }
 
+    /// Whether the assigned name is its own key under `rules` (then the key borrows it).
+    #[inline]
+    pub(crate) fn key_is_verbatim(&self, rules: KeyRules) -> bool {
+        self.offsets
+            .verbatim(rules)
+            .unwrap_or_else(|| self.key_parts(rules).nss_is_identity(self.nss()))
+    }
+
     pub(crate) fn key_parts(&self, rules: KeyRules) -> KeyParts<'a> {
-        KeyParts::of(self.nid(), self.nss(), rules)
+        let hex = if self.offsets.nss_has_lower_hex() {
+            HexSeen::LowerCase
+        } else if self.offsets.nss_has_percent() {
+            HexSeen::UpperCase
+        } else {
+            HexSeen::None
+        };
+        KeyParts::of(self.nid(), self.nss(), rules, hex)
     }
 
     /// The NSS percent-decoded (borrowed when it holds no `%`); an error when the decoded

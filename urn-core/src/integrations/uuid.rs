@@ -42,7 +42,7 @@ impl From<uuid::Uuid> for Urn {
         text.push_str("urn:uuid:");
         let mut buf = uuid::Uuid::encode_buffer();
         text.push_str(uuid.hyphenated().encode_lower(&mut buf));
-        let len = text.len() as u32;
-        Urn::from_trusted(text, Offsets::normal_assigned_name(4, len))
+        let offsets = Offsets::normal_assigned_name(&text, 4);
+        Urn::from_trusted(text, offsets)
     }
 }

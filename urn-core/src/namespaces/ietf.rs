@@ -13,47 +13,44 @@ pub(crate) enum Form {
 }
 
 pub(crate) fn validate(nss: &str) -> Result<Form, Fault> {
-    if let Some(at) = nss.bytes().position(|b| b == b'%') {
-        return Err(fault(
-            at,
-            "percent-encoding is not allowed in ietf URNs (RFC 2648)",
-        ));
-    }
     let Some((sub, rest)) = nss.split_once(':') else {
-        return Err(fault(
-            nss.len(),
-            "expected ':' after the ietf sub-namespace",
-        ));
+        return Err(match nss.bytes().position(|b| b == b'%') {
+            Some(at) => fault(at, NO_PERCENT),
+            None => fault(nss.len(), "expected ':' after the ietf sub-namespace"),
+        });
     };
     let start = sub.len() + 1;
-    let body_ok = |ok: fn(u8) -> bool, what: &'static str| match rest.bytes().position(|b| !ok(b)) {
+    let body = |ok: fn(&u8) -> bool, what: &'static str| match rest.bytes().position(|b| !ok(&b)) {
         _ if rest.is_empty() => Err(fault(start, what)),
+        Some(at) if rest.as_bytes().get(at) == Some(&b'%') => Err(fault(start + at, NO_PERCENT)),
         Some(at) => Err(fault(start + at, what)),
         None => Ok(Form::Rfc2648),
     };
-    if ["rfc", "fyi", "std", "bcp"]
-        .iter()
-        .any(|s| s.eq_ignore_ascii_case(sub))
-    {
-        body_ok(|b| b.is_ascii_digit(), "expected a document number")
-    } else if sub.eq_ignore_ascii_case("id") || sub.eq_ignore_ascii_case("mtg") {
-        body_ok(
-            |b| b.is_ascii_alphanumeric() || b == b'-',
-            "expected letters, digits and '-'",
-        )
-    } else if sub.eq_ignore_ascii_case("params") {
-        if rest.is_empty() {
-            Err(fault(start, "expected a registry name after 'params:'"))
-        } else {
-            Ok(Form::Params)
+    let is = |name: &str| sub.eq_ignore_ascii_case(name);
+    match sub.len() {
+        3 if is("rfc") || is("fyi") || is("std") || is("bcp") => {
+            body(u8::is_ascii_digit, "expected a document number")
         }
-    } else {
-        Err(fault(
-            0,
-            "unknown ietf sub-namespace (rfc, fyi, std, bcp, id, mtg or params)",
-        ))
+        2 | 3 if is("id") || is("mtg") => body(
+            |b| b.is_ascii_alphanumeric() || *b == b'-',
+            "expected letters, digits and '-'",
+        ),
+        6 if is("params") => match rest.bytes().position(|b| b == b'%') {
+            _ if rest.is_empty() => Err(fault(start, "expected a registry name after 'params:'")),
+            Some(at) => Err(fault(start + at, NO_PERCENT)),
+            None => Ok(Form::Params),
+        },
+        _ => Err(match sub.bytes().position(|b| b == b'%') {
+            Some(at) => fault(at, NO_PERCENT),
+            None => fault(
+                0,
+                "unknown ietf sub-namespace (rfc, fyi, std, bcp, id, mtg or params)",
+            ),
+        }),
     }
 }
+
+const NO_PERCENT: &str = "percent-encoding is not allowed in ietf URNs (RFC 2648)";
 
 /// RFC 2648 names are case-insensitive as a whole: the key is lower case.
 pub(crate) fn key<'a>(nss: &'a str, parts: &mut KeyParts<'a>) -> Option<()> {

@@ -7,93 +7,62 @@ use crate::key::{Fold, KeyParts, Piece};
 /// separated by single hyphens (at most five groups). Returns the number of digits.
 pub(crate) fn validate(nss: &str) -> Result<usize, Fault> {
     let bytes = nss.as_bytes();
-    let mut digits = [0u32; 13];
-    let mut n = 0usize;
-    let mut hyphens = 0;
+    let (mut n, mut hyphens, mut prefix) = (0u32, 0, 0u32);
+    // ISBN-10 weights the n-th digit 10 - n; ISBN-13 alternates 1 and 3.
+    let (mut sum10, mut sum13) = (0u32, 0u32);
     let mut prev_hyphen = true;
     for (i, &b) in bytes.iter().enumerate() {
-        match b {
+        let value = match b {
+            b'-' if prev_hyphen => return Err(fault(i, "hyphens must stand between digits")),
+            b'-' if hyphens == 4 => {
+                return Err(fault(i, "an ISBN has at most five hyphen-separated groups"));
+            }
             b'-' => {
-                if prev_hyphen {
-                    return Err(fault(i, "hyphens must stand between digits"));
-                }
                 hyphens += 1;
-                if hyphens > 4 {
-                    return Err(fault(i, "an ISBN has at most five hyphen-separated groups"));
-                }
                 prev_hyphen = true;
                 continue;
             }
-            b'0'..=b'9' | b'X' | b'x' => {
-                let value = if b.is_ascii_digit() {
-                    u32::from(b - b'0')
-                } else if n == 9 && i + 1 == bytes.len() {
-                    10
-                } else {
-                    return Err(fault(
-                        i,
-                        "'X' may only be the check character of an ISBN-10",
-                    ));
-                };
-                match digits.get_mut(n) {
-                    Some(slot) => *slot = value,
-                    None => return Err(fault(i, "an ISBN has 10 or 13 digits")),
-                }
-                n += 1;
+            _ if n == 13 => return Err(fault(i, "an ISBN has 10 or 13 digits")),
+            b'0'..=b'9' => u32::from(b - b'0'),
+            b'X' | b'x' if n == 9 && i + 1 == bytes.len() => 10,
+            b'X' | b'x' => {
+                return Err(fault(
+                    i,
+                    "'X' may only be the check character of an ISBN-10",
+                ));
             }
             _ => return Err(fault(i, "an ISBN holds only digits, hyphens and 'X'")),
+        };
+        sum10 += value * 10u32.saturating_sub(n);
+        sum13 += if n % 2 == 0 { value } else { 3 * value };
+        if n < 3 {
+            prefix = prefix * 10 + value;
         }
+        n += 1;
         prev_hyphen = false;
     }
-    if prev_hyphen {
-        return Err(fault(
-            nss.len(),
-            if nss.is_empty() {
-                "an ISBN has 10 or 13 digits"
-            } else {
-                "hyphens must stand between digits"
-            },
-        ));
+    if prev_hyphen && !nss.is_empty() {
+        return Err(fault(nss.len(), "hyphens must stand between digits"));
     }
     let check_ok = match n {
-        10 => {
-            let sum: u32 = digits
-                .iter()
-                .take(10)
-                .zip((1..=10u32).rev())
-                .map(|(d, w)| d * w)
-                .sum();
-            sum.is_multiple_of(11)
-        }
-        13 => {
-            if !matches!(digits.get(..3), Some([9, 7, 8]) | Some([9, 7, 9])) {
-                return Err(fault(0, "an ISBN-13 starts with 978 or 979"));
-            }
-            let sum: u32 = digits
-                .iter()
-                .enumerate()
-                .map(|(i, d)| if i % 2 == 0 { *d } else { d * 3 })
-                .sum();
-            sum.is_multiple_of(10)
-        }
+        10 => sum10.is_multiple_of(11),
+        13 if prefix == 978 || prefix == 979 => sum13.is_multiple_of(10),
+        13 => return Err(fault(0, "an ISBN-13 starts with 978 or 979")),
         _ => return Err(fault(nss.len(), "an ISBN has 10 or 13 digits")),
     };
     if !check_ok {
         return Err(fault(nss.len() - 1, "the check digit does not match"));
     }
-    Ok(n)
+    Ok(n as usize)
 }
 
 /// Hyphens are not significant and the check character `x` equals `X`: the key is the
 /// digits alone, `X` upper case.
 pub(crate) fn key<'a>(nss: &'a str, parts: &mut KeyParts<'a>) -> Option<()> {
     validate(nss).ok()?;
-    for group in nss.split('-') {
-        if !parts.push(Piece::new(group, Fold::Upper)) {
-            return None;
-        }
-    }
-    Some(())
+    parts
+        .push(Piece::new(nss, Fold::UpperWithoutHyphens))
+        .then_some(())
 }
 
 #[cfg(test)]

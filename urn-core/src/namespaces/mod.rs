@@ -178,27 +178,34 @@ impl fmt::Display for NamespaceError {
 
 impl core::error::Error for NamespaceError {}
 
+/// Whether `nid` (any case) names a namespace with a [`KeyRules::V1`](crate::KeyRules::V1)
+/// equivalence rule: `nbn`, `lex`, `uuid`, `isbn`, `issn`, `ietf`, `mpeg`.
+#[inline]
+pub(crate) fn has_v1_rule(nid: &[u8]) -> bool {
+    let is = |name: &[u8]| nid.eq_ignore_ascii_case(name);
+    match (nid.len(), nid.first().map(u8::to_ascii_lowercase)) {
+        (3, Some(b'n')) => is(b"nbn"),
+        (3, Some(b'l')) => is(b"lex"),
+        (4, Some(b'u')) => is(b"uuid"),
+        (4, Some(b'i')) => is(b"isbn") || is(b"issn") || is(b"ietf"),
+        (4, Some(b'm')) => is(b"mpeg"),
+        _ => false,
+    }
+}
+
 /// Appends the [`KeyRules::V1`](crate::KeyRules::V1) NSS pieces for `nss` when a namespace
 /// rule applies; returns whether one did.
 pub(crate) fn v1_key_pieces<'a>(nid: &str, nss: &'a str, parts: &mut KeyParts<'a>) -> bool {
+    let is = |name: &str| nid.eq_ignore_ascii_case(name);
     let applied = match nid.len() {
-        3 if nid.eq_ignore_ascii_case("nbn") => nbn::key(nss, parts),
-        3 if nid.eq_ignore_ascii_case("lex") => lex::key(nss, parts),
-        4 if nid.eq_ignore_ascii_case("uuid") => uuid::key(nss, parts),
-        4 if nid.eq_ignore_ascii_case("isbn") => isbn::key(nss, parts),
-        4 if nid.eq_ignore_ascii_case("issn") => issn::key(nss, parts),
-        4 if nid.eq_ignore_ascii_case("ietf") => ietf::key(nss, parts),
-        4 if nid.eq_ignore_ascii_case("mpeg") => mpeg::key(nss, parts),
+        3 if is("nbn") => nbn::key(nss, parts),
+        3 if is("lex") => lex::key(nss, parts),
+        4 if is("uuid") => uuid::key(nss, parts),
+        4 if is("isbn") => isbn::key(nss, parts),
+        4 if is("issn") => issn::key(nss, parts),
+        4 if is("ietf") => ietf::key(nss, parts),
+        4 if is("mpeg") => mpeg::key(nss, parts),
         _ => None,
     };
     applied.is_some()
-}
-
-/// Whether the V1 key's NSS part is the NSS itself (for an NSS already in generic normal form).
-pub(crate) fn v1_key_is_verbatim(nid: &str, nss: &str) -> bool {
-    let mut parts = KeyParts::new();
-    if !v1_key_pieces(nid, nss, &mut parts) {
-        return true;
-    }
-    parts.bytes().eq(nss.bytes())
 }

@@ -1,29 +1,33 @@
 //! `urn:uuid:` (RFC 9562 section 4; RFC 4122 section 3).
 
 use super::{Fault, fault};
+use crate::chars::{self, HEX};
 use crate::key::{Fold, KeyParts, Piece};
 
 /// `8HEX-4HEX-4HEX-4HEX-12HEX`, any case.
 pub(crate) fn validate(nss: &str) -> Result<(), Fault> {
-    for (i, b) in nss.bytes().enumerate().take(36) {
-        let ok = match i {
-            8 | 13 | 18 | 23 => b == b'-',
-            _ => b.is_ascii_hexdigit(),
-        };
-        if !ok {
-            let expected = if matches!(i, 8 | 13 | 18 | 23) {
-                "expected '-' in the 8-4-4-4-12 UUID form"
+    let bytes = nss.as_bytes();
+    let mut start = 0;
+    for end in [8, 13, 18, 23, 36] {
+        let stop = chars::skip(bytes, start, HEX).min(end);
+        if stop < end {
+            return Err(if stop == bytes.len() {
+                fault(stop, "a UUID has 36 characters (8-4-4-4-12 hex digits)")
             } else {
-                "expected a hex digit in the 8-4-4-4-12 UUID form"
-            };
-            return Err(fault(i, expected));
+                fault(stop, "expected a hex digit in the 8-4-4-4-12 UUID form")
+            });
         }
-    }
-    if nss.len() != 36 {
-        return Err(fault(
-            nss.len().min(36),
-            "a UUID has 36 characters (8-4-4-4-12 hex digits)",
-        ));
+        match bytes.get(end) {
+            Some(b'-') if end < 36 => start = end + 1,
+            None if end == 36 => return Ok(()),
+            _ if end == 36 => {
+                return Err(fault(
+                    36,
+                    "a UUID has 36 characters (8-4-4-4-12 hex digits)",
+                ));
+            }
+            _ => return Err(fault(end, "expected '-' in the 8-4-4-4-12 UUID form")),
+        }
     }
     Ok(())
 }

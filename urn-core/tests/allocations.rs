@@ -1,0 +1,104 @@
+//! Counts heap allocations: a borrowed parse allocates nothing, an owned parse from `&str`
+//! once (the copy of the text), from `String` never; keys of normal URNs and comparisons
+//! allocate nothing.
+//!
+//! Implementing a counting allocator needs `unsafe impl GlobalAlloc`; it only forwards to the
+//! system allocator, and this test binary is the only place the workspace uses `unsafe`.
+#![allow(unsafe_code, missing_docs, clippy::unwrap_used)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use urn_core::{Urn, UrnRef};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: every method forwards to `System` with the caller's arguments unchanged; the
+// thread-local counter is a const-initialized `Cell` without a destructor, so touching it
+// never allocates or recurses into the allocator.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: forwarded unchanged (see above).
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged (see above).
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: forwarded unchanged (see above).
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn count<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = ALLOCATIONS.with(Cell::get);
+    let value = f();
+    (value, ALLOCATIONS.with(Cell::get) - before)
+}
+
+const INPUTS: [&str; 5] = [
+    "urn:example:a123,z456",
+    "URN:EXAMPLE:a123%2cz456?+r?=q#f",
+    "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
+    "urn:isbn:978-0-395-36341-6",
+    "urn:ietf:params:scim:schemas:core:2.0:User",
+];
+
+#[test]
+fn parsing_allocates_exactly_what_it_must() {
+    for input in INPUTS {
+        let (urn, n) = count(|| UrnRef::parse(input).unwrap());
+        assert_eq!(n, 0, "borrowed parse of {input}");
+        let _ = urn;
+
+        let (urn, n) = count(|| Urn::parse(input).unwrap());
+        assert_eq!(n, 1, "owned parse from &str of {input}");
+        drop(urn);
+
+        let text = String::from(input);
+        let (urn, n) = count(|| Urn::from_string(text).unwrap());
+        assert_eq!(n, 0, "owned parse from String of {input}");
+        let (urn2, n) = count(|| Urn::try_from(urn.to_string()).unwrap());
+        assert!(n <= 1, "to_string allocates once, try_from never");
+        assert_eq!(urn, urn2);
+    }
+}
+
+#[test]
+fn normal_keys_and_comparisons_allocate_nothing() {
+    let normal = UrnRef::parse("urn:example:a123%2Cz456?=q").unwrap();
+    let (key, n) = count(|| normal.key());
+    assert_eq!((key.as_str(), n), ("urn:example:a123%2Cz456", 0));
+
+    let uuid = UrnRef::parse("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6").unwrap();
+    let (_, n) = count(|| uuid.key());
+    assert_eq!(n, 0, "a lower-case uuid is already its key");
+
+    let upper = UrnRef::parse("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6").unwrap();
+    let (_, n) = count(|| upper.key());
+    assert_eq!(n, 1, "a key that needs normalizing is built once");
+
+    let (equal, n) = count(|| upper == uuid && upper.cmp(&uuid).is_eq());
+    assert!(equal);
+    assert_eq!(n, 0, "comparing non-normal URNs allocates nothing");
+
+    let (_, n) = count(|| {
+        let mut h = DefaultHasher::new();
+        upper.hash(&mut h);
+        uuid.hash(&mut h);
+        h.finish()
+    });
+    assert_eq!(n, 0, "hashing allocates nothing");
+}
