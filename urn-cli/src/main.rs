@@ -1,5 +1,117 @@
-//! The `urn` command-line tool (filled by the urn-cli issue).
+//! `urn`: inspect, key, compare, deduplicate and check URNs from arguments or stdin.
+#![forbid(unsafe_code)]
 
-fn main() {
-    println!("urn: the command-line tool arrives with the urn-cli issue");
+mod commands;
+mod input;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use urn_core::Syntax;
+
+/// Work with URNs (RFC 8141; RFC 2141 with --syntax rfc2141).
+///
+/// Inputs are the arguments, or one per line on stdin when there are none.
+/// Exit codes: 0 ok, 1 a negative answer or invalid input, 2 usage error.
+#[derive(Parser, Debug)]
+#[command(name = "urn", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print one JSON object per input: its components and keys, or the error.
+    #[command(after_help = "Example:\n  \
+        $ urn inspect 'URN:ISBN:0-395-36341-1#p4'\n  \
+        {\"input\":\"URN:ISBN:0-395-36341-1#p4\",\"valid\":true,\"nid\":\"ISBN\",\"nss\":\"0-395-36341-1\",\
+        \"r_component\":null,\"q_component\":null,\"f_component\":\"p4\",\"key\":\"urn:isbn:0395363411\",\
+        \"rfc8141_key\":\"urn:isbn:0-395-36341-1\",\"nid_status\":\"formal\"}")]
+    Inspect(Inputs),
+    /// Print the canonical key of each input, one per line.
+    #[command(after_help = "Example:\n  \
+        $ printf 'URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6\\n' | urn key\n  \
+        urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6")]
+    Key(Inputs),
+    /// Exit 0 when two URNs are equivalent, 1 when not (2 if either is invalid).
+    #[command(after_help = "Example:\n  \
+        $ urn eq 'urn:example:a%2c' 'URN:EXAMPLE:a%2C#f' && echo equivalent\n  \
+        equivalent")]
+    Eq {
+        #[command(flatten)]
+        syntax: SyntaxArg,
+        /// The first URN.
+        a: String,
+        /// The second URN.
+        b: String,
+    },
+    /// Print the first input of each key, in input order.
+    #[command(after_help = "Example:\n  \
+        $ printf 'urn:isbn:0395363411\\nURN:ISBN:0-395-36341-1\\nurn:isbn:9780395363416\\n' | urn dedup\n  \
+        urn:isbn:0395363411\n  \
+        urn:isbn:9780395363416")]
+    Dedup(Inputs),
+    /// Print nothing for valid inputs; `line N: <message>` on stderr for each invalid one.
+    #[command(after_help = "Example:\n  \
+        $ printf 'urn:example:ok\\nurn:example:a b\\n' | urn check\n  \
+        line 2: invalid URN: ' ' at byte 13 is not allowed in the NSS\n  \
+        (exit status 1)")]
+    Check(Inputs),
+}
+
+/// The grammar option shared by every subcommand.
+#[derive(Args, Debug, Clone, Copy)]
+struct SyntaxArg {
+    /// The grammar to parse with.
+    #[arg(long, value_enum, default_value_t = SyntaxName::Rfc8141)]
+    syntax: SyntaxName,
+}
+
+/// Inputs and options shared by the streaming subcommands.
+#[derive(Args, Debug)]
+struct Inputs {
+    #[command(flatten)]
+    syntax: SyntaxArg,
+    /// Read each stdin line as a JSON string literal (so inputs may hold newlines or NUL).
+    #[arg(long)]
+    stdin_json: bool,
+    /// URNs to process; stdin lines when none are given.
+    urns: Vec<String>,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy)]
+enum SyntaxName {
+    Rfc8141,
+    Rfc2141,
+}
+
+impl From<SyntaxArg> for Syntax {
+    fn from(arg: SyntaxArg) -> Syntax {
+        match arg.syntax {
+            SyntaxName::Rfc8141 => Syntax::Rfc8141,
+            SyntaxName::Rfc2141 => Syntax::Rfc2141,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Inspect(i) => commands::inspect(&i.urns, i.syntax.into(), i.stdin_json),
+        Command::Key(i) => commands::key(&i.urns, i.syntax.into(), i.stdin_json),
+        Command::Eq { syntax, a, b } => commands::eq(a, b, (*syntax).into()),
+        Command::Dedup(i) => commands::dedup(&i.urns, i.syntax.into(), i.stdin_json),
+        Command::Check(i) => commands::check(&i.urns, i.syntax.into(), i.stdin_json),
+    };
+    match result {
+        Ok(code) => code,
+        // A closed pipe (`urn key | head`) is a normal way for output to end.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "urn: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

@@ -112,6 +112,37 @@ pub enum ErrorKind {
     KeyNotCanonical,
 }
 
+impl ErrorKind {
+    /// A stable `snake_case` identifier for the rule, for machine-readable output
+    /// (e.g. `"invalid_char"`, `"bare_question_mark"`).
+    ///
+    /// ```
+    /// let err = urn_core::Urn::parse("urn:example:a?b").unwrap_err();
+    /// assert_eq!(err.kind().name(), "bare_question_mark");
+    /// ```
+    pub const fn name(&self) -> &'static str {
+        match self {
+            ErrorKind::Scheme => "scheme",
+            ErrorKind::TooLong { .. } => "too_long",
+            ErrorKind::InvalidChar { .. } => "invalid_char",
+            ErrorKind::InvalidFirstChar { .. } => "invalid_first_char",
+            ErrorKind::PercentEncoding { .. } => "percent_encoding",
+            ErrorKind::PercentNul => "percent_nul",
+            ErrorKind::NidLength { .. } => "nid_length",
+            ErrorKind::NidUnterminated => "nid_unterminated",
+            ErrorKind::NidLeadingHyphen => "nid_leading_hyphen",
+            ErrorKind::NidTrailingHyphen => "nid_trailing_hyphen",
+            ErrorKind::NidReserved => "nid_reserved",
+            ErrorKind::EmptyNss => "empty_nss",
+            ErrorKind::EmptyComponent { .. } => "empty_component",
+            ErrorKind::BareQuestionMark => "bare_question_mark",
+            ErrorKind::Delimiter { .. } => "delimiter",
+            ErrorKind::KeyHasComponent => "key_has_component",
+            ErrorKind::KeyNotCanonical => "key_not_canonical",
+        }
+    }
+}
+
 /// Why a string is not a URN, and the byte offset where it went wrong.
 ///
 /// ```

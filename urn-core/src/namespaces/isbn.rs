@@ -7,36 +7,24 @@ use crate::key::{Fold, KeyParts, Piece};
 /// separated by single hyphens (at most five groups). Returns the number of digits.
 pub(crate) fn validate(nss: &str) -> Result<usize, Fault> {
     let bytes = nss.as_bytes();
-    let (mut n, mut hyphens, mut prefix) = (0u32, 0, 0u32);
-    // ISBN-10 weights the n-th digit 10 - n; ISBN-13 alternates 1 and 3.
-    let (mut sum10, mut sum13) = (0u32, 0u32);
-    let mut prev_hyphen = true;
+    // Collect the digit values (X = 10) in one tight pass; explain failures afterwards.
+    let mut digits = [0u32; 13];
+    let (mut n, mut hyphens, mut prev_hyphen) = (0usize, 0, true);
     for (i, &b) in bytes.iter().enumerate() {
-        let value = match b {
-            b'-' if prev_hyphen => return Err(fault(i, "hyphens must stand between digits")),
-            b'-' if hyphens == 4 => {
-                return Err(fault(i, "an ISBN has at most five hyphen-separated groups"));
-            }
-            b'-' => {
-                hyphens += 1;
-                prev_hyphen = true;
-                continue;
-            }
-            _ if n == 13 => return Err(fault(i, "an ISBN has 10 or 13 digits")),
-            b'0'..=b'9' => u32::from(b - b'0'),
-            b'X' | b'x' if n == 9 && i + 1 == bytes.len() => 10,
-            b'X' | b'x' => {
-                return Err(fault(
-                    i,
-                    "'X' may only be the check character of an ISBN-10",
-                ));
-            }
-            _ => return Err(fault(i, "an ISBN holds only digits, hyphens and 'X'")),
+        let value = if b.is_ascii_digit() {
+            u32::from(b - b'0')
+        } else if b == b'-' && !prev_hyphen && hyphens < 4 {
+            hyphens += 1;
+            prev_hyphen = true;
+            continue;
+        } else if (b == b'X' || b == b'x') && n == 9 && i + 1 == bytes.len() {
+            10
+        } else {
+            return Err(explain(bytes, i, n, prev_hyphen));
         };
-        sum10 += value * 10u32.saturating_sub(n);
-        sum13 += if n % 2 == 0 { value } else { 3 * value };
-        if n < 3 {
-            prefix = prefix * 10 + value;
+        match digits.get_mut(n) {
+            Some(slot) => *slot = value,
+            None => return Err(fault(i, "an ISBN has 10 or 13 digits")),
         }
         n += 1;
         prev_hyphen = false;
@@ -44,16 +32,35 @@ pub(crate) fn validate(nss: &str) -> Result<usize, Fault> {
     if prev_hyphen && !nss.is_empty() {
         return Err(fault(nss.len(), "hyphens must stand between digits"));
     }
-    let check_ok = match n {
-        10 => sum10.is_multiple_of(11),
-        13 if prefix == 978 || prefix == 979 => sum13.is_multiple_of(10),
-        13 => return Err(fault(0, "an ISBN-13 starts with 978 or 979")),
+    let check_ok = match digits {
+        [a, b, c, d, e, f, g, h, i, j, 0, 0, 0] if n == 10 => {
+            (10 * a + 9 * b + 8 * c + 7 * d + 6 * e + 5 * f + 4 * g + 3 * h + 2 * i + j)
+                .is_multiple_of(11)
+        }
+        [9, 7, 8 | 9, d, e, f, g, h, i, j, k, l, m] if n == 13 => {
+            (9 + 21 + digits[2] + 3 * d + e + 3 * f + g + 3 * h + i + 3 * j + k + 3 * l + m)
+                .is_multiple_of(10)
+        }
+        _ if n == 13 => return Err(fault(0, "an ISBN-13 starts with 978 or 979")),
         _ => return Err(fault(nss.len(), "an ISBN has 10 or 13 digits")),
     };
     if !check_ok {
         return Err(fault(nss.len() - 1, "the check digit does not match"));
     }
-    Ok(n as usize)
+    Ok(n)
+}
+
+/// Why the byte at `i` cannot continue an ISBN.
+#[cold]
+fn explain(bytes: &[u8], i: usize, n: usize, prev_hyphen: bool) -> Fault {
+    match bytes.get(i) {
+        Some(b'-') if prev_hyphen => fault(i, "hyphens must stand between digits"),
+        Some(b'-') => fault(i, "an ISBN has at most five hyphen-separated groups"),
+        Some(b'X' | b'x') if n <= 13 => {
+            fault(i, "'X' may only be the check character of an ISBN-10")
+        }
+        _ => fault(i, "an ISBN holds only digits, hyphens and 'X'"),
+    }
 }
 
 /// Hyphens are not significant and the check character `x` equals `X`: the key is the

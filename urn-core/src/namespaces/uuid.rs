@@ -7,6 +7,23 @@ use crate::key::{Fold, KeyParts, Piece};
 /// `8HEX-4HEX-4HEX-4HEX-12HEX`, any case.
 pub(crate) fn validate(nss: &str) -> Result<(), Fault> {
     let bytes = nss.as_bytes();
+    let fast = bytes.len() == 36
+        && bytes.iter().enumerate().all(|(i, &b)| {
+            if matches!(i, 8 | 13 | 18 | 23) {
+                b == b'-'
+            } else {
+                chars::is(b, HEX)
+            }
+        });
+    if fast {
+        return Ok(());
+    }
+    explain(bytes)
+}
+
+/// Where and why `bytes` is not a UUID.
+#[cold]
+fn explain(bytes: &[u8]) -> Result<(), Fault> {
     let mut start = 0;
     for end in [8, 13, 18, 23, 36] {
         let stop = chars::skip(bytes, start, HEX).min(end);

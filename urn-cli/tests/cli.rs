@@ -1,0 +1,263 @@
+//! Runs the real `urn` binary: every subcommand, both syntaxes, JSON stdin, exit codes, large
+//! streams and invalid UTF-8.
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing
+)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn urn(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_urn"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn inspect_prints_components_keys_and_status_in_order() {
+    let o = urn(
+        &["inspect", "URN:ISBN:0-395-36341-1?+r?=q#", "urn:example:a"],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o).lines().next().unwrap(),
+        r#"{"input":"URN:ISBN:0-395-36341-1?+r?=q#","valid":true,"nid":"ISBN","nss":"0-395-36341-1","r_component":"r","q_component":"q","f_component":"","key":"urn:isbn:0395363411","rfc8141_key":"urn:isbn:0-395-36341-1","nid_status":"formal"}"#
+    );
+    let records = json_lines(&o);
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[1]["f_component"], serde_json::Value::Null);
+    assert_eq!(records[1]["key"], "urn:example:a");
+}
+
+#[test]
+fn inspect_reports_errors_with_kind_offset_and_message() {
+    let o = urn(&["inspect", "urn:example:a?b"], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o).trim(),
+        r#"{"input":"urn:example:a?b","valid":false,"error":{"kind":"bare_question_mark","offset":13,"message":"invalid URN: '?' at byte 13 must be followed by '+' or '='"}}"#
+    );
+}
+
+#[test]
+fn syntax_option_selects_the_grammar() {
+    let o = urn(
+        &[
+            "inspect",
+            "--syntax",
+            "rfc2141",
+            "urn:a:b",
+            "urn:example:a/b",
+        ],
+        b"",
+    );
+    let r = json_lines(&o);
+    assert_eq!(
+        (r[0]["valid"].as_bool(), r[0]["nid"].as_str()),
+        (Some(true), Some("a"))
+    );
+    assert_eq!(r[1]["error"]["kind"], "invalid_char");
+    let o = urn(&["inspect", "urn:a:b"], b"");
+    assert_eq!(json_lines(&o)[0]["error"]["kind"], "nid_length");
+    assert_eq!(
+        urn(&["check", "--syntax", "rfc2141", "urn:trailing-:x"], b"")
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        urn(&["check", "urn:trailing-:x"], b"").status.code(),
+        Some(1)
+    );
+    assert_eq!(
+        urn(&["inspect", "--syntax", "rfc9999", "urn:a:b"], b"")
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn stdin_lines_are_verbatim_without_their_line_ends() {
+    let o = urn(
+        &["inspect"],
+        b"urn:example:a\r\nurn:example:b \nurn:example:c",
+    );
+    let r = json_lines(&o);
+    assert_eq!(r.len(), 3);
+    assert_eq!(r[0]["input"], "urn:example:a");
+    assert_eq!(
+        r[1]["error"]["offset"], 13,
+        "trailing space is an error, not trimmed"
+    );
+    assert_eq!(r[2]["nss"], "c");
+}
+
+#[test]
+fn stdin_json_lines_may_hold_newlines_and_nul() {
+    let o = urn(
+        &["inspect", "--stdin-json"],
+        b"\"urn:example:a\\nb\"\n\"urn:example:a\\u0000\"\n\"urn:example:ok\"\nnot json\n",
+    );
+    let r = json_lines(&o);
+    assert_eq!(r.len(), 4);
+    assert_eq!(r[0]["input"], "urn:example:a\nb");
+    assert_eq!(
+        r[0]["error"]["message"],
+        "invalid URN: '\\n' at byte 13 is not allowed in the NSS"
+    );
+    assert_eq!(r[1]["input"], "urn:example:a\u{0}");
+    assert_eq!(r[1]["error"]["offset"], 13);
+    assert_eq!(r[2]["valid"], true);
+    assert_eq!(r[3]["error"]["kind"], "invalid_json");
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn key_prints_keys_and_reports_invalid_lines() {
+    let o = urn(
+        &["key"],
+        b"URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6\nurn:example:a b\nurn:example:%2c\n",
+    );
+    assert_eq!(
+        stdout(&o),
+        "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6\nurn:example:%2C\n"
+    );
+    assert_eq!(
+        stderr(&o),
+        "line 2: invalid URN: ' ' at byte 13 is not allowed in the NSS\n"
+    );
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn eq_exit_codes() {
+    assert_eq!(
+        urn(&["eq", "urn:example:a%2c", "URN:EXAMPLE:a%2C#f"], b"")
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        urn(&["eq", "urn:example:a", "urn:example:A"], b"")
+            .status
+            .code(),
+        Some(1)
+    );
+    let o = urn(&["eq", "urn:example:a", "urn:x:a"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("argument 2: invalid URN: NID of 1 character"));
+    assert_eq!(urn(&["eq", "urn:example:a"], b"").status.code(), Some(2));
+    assert_eq!(urn(&["frobnicate"], b"").status.code(), Some(2));
+}
+
+#[test]
+fn dedup_streams_a_large_input_keeping_first_spellings_in_order() {
+    let mut input = String::new();
+    for i in 0..100_000 {
+        let n = i % 1000;
+        // Three spellings of each of 1000 URNs, interleaved.
+        let line = match i / 1000 % 3 {
+            0 => format!("urn:example:item-{n}%2c"),
+            1 => format!("URN:EXAMPLE:item-{n}%2C?=x"),
+            _ => format!("urn:Example:item-{n}%2C#f"),
+        };
+        input.push_str(&line);
+        input.push('\n');
+    }
+    let o = urn(&["dedup"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 1000);
+    assert_eq!(lines[0], "urn:example:item-0%2c");
+    assert_eq!(lines[999], "urn:example:item-999%2c");
+}
+
+#[test]
+fn check_reports_line_numbers_in_a_large_input() {
+    let mut input = String::new();
+    for i in 1..=100_000 {
+        if i % 25_000 == 0 {
+            input.push_str("urn:example:bad space\n");
+        } else {
+            input.push_str(&format!("urn:example:{i}\n"));
+        }
+    }
+    let o = urn(&["check"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    let errors: Vec<String> = stderr(&o).lines().map(str::to_owned).collect();
+    assert_eq!(errors.len(), 4);
+    assert_eq!(
+        errors[0],
+        "line 25000: invalid URN: ' ' at byte 15 is not allowed in the NSS"
+    );
+    assert!(errors[3].starts_with("line 100000: "));
+    assert_eq!(
+        urn(&["check", "urn:example:a", "urn:example:b"], b"")
+            .status
+            .code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn invalid_utf8_is_an_error_for_that_line_only() {
+    let o = urn(
+        &["check"],
+        b"urn:example:a\nurn:example:\xff\xfe\nurn:example:c\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "line 2: not UTF-8: invalid byte at byte 12\n");
+    let o = urn(&["inspect"], b"urn:example:\xff\nurn:example:c\n");
+    let r = json_lines(&o);
+    assert_eq!(r[0]["error"]["kind"], "invalid_utf8");
+    assert_eq!(r[0]["error"]["offset"], 12);
+    assert_eq!(r[0]["input"], "urn:example:\u{fffd}");
+    assert_eq!(r[1]["valid"], true);
+}
+
+#[test]
+fn help_shows_an_example_for_each_subcommand() {
+    for sub in ["inspect", "key", "eq", "dedup", "check"] {
+        let o = urn(&[sub, "--help"], b"");
+        assert_eq!(o.status.code(), Some(0));
+        assert!(stdout(&o).contains("Example:\n  $ "), "{sub}");
+    }
+    let o = urn(&["--help"], b"");
+    assert!(
+        stdout(&o)
+            .contains("Exit codes: 0 ok, 1 a negative answer or invalid input, 2 usage error")
+    );
+}
