@@ -71,7 +71,7 @@ pub(crate) fn inspect(args: &[String], syntax: Syntax, stdin_json: bool) -> io::
     let mut any_bad = false;
     input::for_each(args, format(stdin_json), |input| {
         let record = inspect_record(&input, &options);
-        any_bad |= record["valid"] == Value::Bool(false);
+        any_bad |= record.get("valid") == Some(&Value::Bool(false));
         serde_json::to_writer(&mut out, &record)?;
         out.write_all(b"\n")
     })?;
