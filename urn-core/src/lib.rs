@@ -43,6 +43,7 @@ mod error;
 mod integrations;
 mod key;
 mod namespaces;
+mod ns_urn;
 mod parse;
 mod registry;
 mod urn;
@@ -53,6 +54,10 @@ pub use encoding::{DecodeError, DecodeErrorKind, decode_nss, encode_nss};
 pub use error::{Component, ErrorKind, ParseError};
 pub use key::{KeyRules, UrnKey};
 pub use namespaces::{KnownNamespace, NamespaceError};
+pub use ns_urn::{
+    ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, Namespace, NsUrn, NsUrnError, NssError, OidUrn, UuidUrn,
+    ns,
+};
 pub use parse::{DEFAULT_MAX_LEN, ParseOptions, Syntax};
 pub use registry::{NidStatus, REGISTRY_DATE, RegistryEntry, nid_status, registry, registry_entry};
 pub use urn::Urn;
