@@ -352,6 +352,12 @@ pub(crate) fn hash_slice<H: Hasher>(bytes: &[u8], state: &mut H) {
 /// # Ok::<(), urn_core::ParseError>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(
+    feature = "diesel",
+    derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow),
+    diesel(sql_type = diesel::sql_types::Text),
+    diesel(sql_type = crate::sql_types::UrnKey)
+)]
 pub struct UrnKey<'a> {
     text: Cow<'a, str>,
 }
@@ -452,10 +458,17 @@ impl<'a> UrnKey<'a> {
 impl UrnKey<'static> {
     /// Checks and takes ownership of `text` without copying it.
     pub fn from_string(text: String) -> Result<Self, ParseError> {
-        UrnKey::parse(&text)?;
-        Ok(UrnKey {
-            text: Cow::Owned(text),
-        })
+        Self::from_string_or_back(text).map_err(|(_, e)| e)
+    }
+
+    /// Like [`UrnKey::from_string`], but hands the text back with the error.
+    pub(crate) fn from_string_or_back(text: String) -> Result<Self, (String, ParseError)> {
+        match UrnKey::parse(&text) {
+            Ok(_) => Ok(UrnKey {
+                text: Cow::Owned(text),
+            }),
+            Err(e) => Err((text, e)),
+        }
     }
 }
 

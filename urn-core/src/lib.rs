@@ -45,6 +45,7 @@ mod key;
 mod namespaces;
 mod ns_urn;
 mod parse;
+pub mod patterns;
 mod registry;
 mod urn;
 mod urn_ref;
@@ -62,3 +63,6 @@ pub use parse::{DEFAULT_MAX_LEN, ParseOptions, Syntax};
 pub use registry::{NidStatus, REGISTRY_DATE, RegistryEntry, nid_status, registry, registry_entry};
 pub use urn::Urn;
 pub use urn_ref::UrnRef;
+
+#[cfg(feature = "diesel")]
+pub use integrations::diesel::sql_types;

@@ -68,6 +68,12 @@ pub trait Namespace {
     /// The NID, in lower case (matched case-insensitively).
     const NID: &'static str;
 
+    /// A regular expression for the NSS (no anchors, in the common subset described in
+    /// [`patterns`](crate::patterns)), used for JSON Schema `pattern`s. It must accept every
+    /// NSS [`validate_nss`](Namespace::validate_nss) accepts and may accept more (check digits
+    /// are not regular). The default is any RFC 8141 NSS.
+    const NSS_PATTERN: &'static str = crate::patterns::NSS;
+
     /// Checks the NSS; the default accepts any NSS.
     fn validate_nss(nss: &str) -> Result<(), NssError> {
         let _ = nss;
@@ -158,6 +164,12 @@ impl From<ParseError> for NsUrnError {
 /// assert!(IsbnUrn::try_from(urn).is_ok());
 /// # Ok::<(), NsUrnError>(())
 /// ```
+#[cfg_attr(
+    feature = "diesel",
+    derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow),
+    diesel(sql_type = diesel::sql_types::Text),
+    diesel(sql_type = crate::sql_types::Urn)
+)]
 pub struct NsUrn<N: Namespace> {
     urn: Urn,
     namespace: PhantomData<fn() -> N>,
@@ -358,12 +370,13 @@ pub mod ns {
     }
 
     macro_rules! builtin {
-        ($($name:ident => $known:ident, $nid:literal;)*) => {$(
+        ($($name:ident => $known:ident, $nid:literal, $pattern:expr;)*) => {$(
             #[doc = concat!("`urn:", $nid, ":`, NSS checked by [`KnownNamespace::", stringify!($known), "`].")]
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
             pub enum $name {}
             impl Namespace for $name {
                 const NID: &'static str = $nid;
+                const NSS_PATTERN: &'static str = $pattern;
                 fn validate_nss(nss: &str) -> Result<(), NssError> {
                     known(KnownNamespace::$known, nss)
                 }
@@ -372,12 +385,12 @@ pub mod ns {
     }
 
     builtin! {
-        Uuid => Uuid, "uuid";
-        Isbn => Isbn, "isbn";
-        Issn => Issn, "issn";
-        Oid => Oid, "oid";
-        Ietf => Ietf, "ietf";
-        Example => Example, "example";
+        Uuid => Uuid, "uuid", crate::patterns::UUID_NSS;
+        Isbn => Isbn, "isbn", crate::patterns::ISBN_NSS;
+        Issn => Issn, "issn", crate::patterns::ISSN_NSS;
+        Oid => Oid, "oid", crate::patterns::OID_NSS;
+        Ietf => Ietf, "ietf", crate::patterns::IETF_NSS;
+        Example => Example, "example", crate::patterns::NSS;
     }
 }
 

@@ -36,6 +36,12 @@ use crate::{UrnRef, equivalence};
 /// # Ok::<(), urn_core::ParseError>(())
 /// ```
 #[derive(Clone)]
+#[cfg_attr(
+    feature = "diesel",
+    derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow),
+    diesel(sql_type = diesel::sql_types::Text),
+    diesel(sql_type = crate::sql_types::Urn)
+)]
 pub struct Urn {
     text: String,
     offsets: Offsets,

@@ -1,4 +1,29 @@
-//! Postgres and SQLite column types (sqlx, diesel) keyed on the canonical URN key, plus the SQL that enforces it (filled by the urn-sql issue).
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+#[cfg(any(feature = "diesel-postgres", feature = "diesel-sqlite"))]
+pub mod diesel;
+pub mod postgres;
+pub mod sqlite;
+#[cfg(any(feature = "sqlx-postgres", feature = "sqlx-sqlite"))]
+pub mod sqlx;
+mod stored;
+mod table;
+
+pub use stored::StoredUrn;
+pub use table::{Dialect, IdentifierError, UrnTable};
+/// urn-core's types, so `urn_sql::Urn` is the same type as `urn_core::Urn`.
 pub use urn_core::*;
+
+/// The DDL `urn sql --dialect …` prints for `dialect`.
+///
+/// ```
+/// assert!(urn_sql::ddl(urn_sql::Dialect::Postgres).contains("CREATE FUNCTION urn_key_v1(u urn)"));
+/// assert!(urn_sql::ddl(urn_sql::Dialect::Sqlite).contains("CREATE TABLE \"items\""));
+/// ```
+pub fn ddl(dialect: Dialect) -> String {
+    match dialect {
+        Dialect::Postgres => postgres::ddl(),
+        Dialect::Sqlite => sqlite::ddl(),
+    }
+}

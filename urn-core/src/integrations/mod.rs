@@ -1,7 +1,13 @@
 //! Trait implementations for other crates' traits, one file per integration, each behind
 //! its feature. They live here because Rust's orphan rule allows them nowhere else.
 
+#[cfg(feature = "diesel")]
+pub(crate) mod diesel;
 #[cfg(feature = "serde")]
 pub(crate) mod serde;
+#[cfg(any(feature = "sqlx-postgres", feature = "sqlx-sqlite"))]
+mod sqlx;
+#[cfg(any(feature = "sqlx-postgres", feature = "sqlx-sqlite", feature = "diesel"))]
+mod stored;
 #[cfg(feature = "uuid")]
 mod uuid;

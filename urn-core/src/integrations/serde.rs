@@ -117,10 +117,7 @@ impl<'de> Deserialize<'de> for UrnKey<'_> {
                     .map_err(|e| invalid("URN key", v, &e))
             }
             fn visit_string<E: de::Error>(self, v: String) -> Result<UrnKey<'static>, E> {
-                match UrnKey::parse(&v) {
-                    Ok(_) => UrnKey::from_string(v).map_err(E::custom),
-                    Err(e) => Err(invalid("URN key", &v, &e)),
-                }
+                UrnKey::from_string_or_back(v).map_err(|(v, e)| invalid("URN key", &v, &e))
             }
         }
         d.deserialize_string(KeyVisitor)

@@ -1,0 +1,88 @@
+//! diesel: `Urn`, `UrnKey` and `NsUrn<N>` as `Text` columns, or as the `urn` / `urn_key`
+//! PostgreSQL domains through the [`sql_types`] markers (features `diesel`, `diesel-postgres`,
+//! `diesel-sqlite`).
+//!
+//! The impls are generic over the backend, so they work wherever `str: ToSql<Text, DB>` and
+//! `String: FromSql<Text, DB>` do. Reading re-checks the stored text: a value that is not a
+//! valid URN (or not a canonical key, or not of the expected namespace) is a deserialization
+//! error that names the value and the rule.
+
+use alloc::string::String;
+
+use diesel::backend::Backend;
+use diesel::deserialize::{self, FromSql};
+use diesel::serialize::{self, Output, ToSql};
+use diesel::sql_types::Text;
+
+use super::stored;
+use crate::{Namespace, NsUrn, Urn, UrnKey};
+
+/// diesel SQL types for the PostgreSQL domains that urn-sql creates (on SQLite both are
+/// `Text`).
+///
+/// Use them in `table!` when the column is declared with the domain (`urn urn NOT NULL`), so
+/// diesel binds parameters with the domain's type; `Text` works as well, since PostgreSQL
+/// reports domain columns as their base type. `diesel print-schema` with
+/// `pg_domains_as_custom_types` can import them (see urn-sql's README).
+pub mod sql_types {
+    /// The PostgreSQL domain `urn` (RFC 8141 syntax CHECK); `TEXT` on SQLite.
+    ///
+    /// ```
+    /// diesel::table! {
+    ///     use diesel::sql_types::*;
+    ///     use urn_core::sql_types::{Urn, UrnKey};
+    ///     items (id) {
+    ///         id -> BigInt,
+    ///         urn -> Urn,
+    ///         urn_key -> UrnKey,
+    ///     }
+    /// }
+    /// ```
+    #[derive(
+        Clone, Copy, Debug, Default, diesel::sql_types::SqlType, diesel::query_builder::QueryId,
+    )]
+    #[cfg_attr(feature = "diesel-postgres", diesel(postgres_type(name = "urn")))]
+    #[cfg_attr(feature = "diesel-sqlite", diesel(sqlite_type(name = "Text")))]
+    pub struct Urn;
+
+    /// The PostgreSQL domain `urn_key` (canonical key CHECK); `TEXT` on SQLite.
+    #[derive(
+        Clone, Copy, Debug, Default, diesel::sql_types::SqlType, diesel::query_builder::QueryId,
+    )]
+    #[cfg_attr(feature = "diesel-postgres", diesel(postgres_type(name = "urn_key")))]
+    #[cfg_attr(feature = "diesel-sqlite", diesel(sqlite_type(name = "Text")))]
+    pub struct UrnKey;
+}
+
+/// Implements `ToSql` and `FromSql` for one Rust type and one SQL type by delegating to the
+/// backend's text impls, with `$decode` checking the text read back.
+macro_rules! text_sql {
+    ([$($gen:tt)*], $ty:ty, $sql:ty, $decode:expr) => {
+        impl<$($gen)* DB: Backend> ToSql<$sql, DB> for $ty
+        where
+            str: ToSql<Text, DB>,
+        {
+            fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
+                <str as ToSql<Text, DB>>::to_sql(self.as_str(), out)
+            }
+        }
+
+        impl<$($gen)* DB: Backend> FromSql<$sql, DB> for $ty
+        where
+            String: FromSql<Text, DB>,
+        {
+            fn from_sql(bytes: DB::RawValue<'_>) -> deserialize::Result<Self> {
+                let text = <String as FromSql<Text, DB>>::from_sql(bytes)?;
+                Ok($decode(text)?)
+            }
+        }
+    };
+}
+
+text_sql!([], Urn, Text, stored::urn);
+text_sql!([], Urn, sql_types::Urn, stored::urn);
+// A key read back is always owned, so it can be read as any `UrnKey<'a>`.
+text_sql!(['a,], UrnKey<'a>, Text, stored::key);
+text_sql!(['a,], UrnKey<'a>, sql_types::UrnKey, stored::key);
+text_sql!([N: Namespace,], NsUrn<N>, Text, stored::ns_urn::<N>);
+text_sql!([N: Namespace,], NsUrn<N>, sql_types::Urn, stored::ns_urn::<N>);

@@ -1,0 +1,136 @@
+//! Regular expressions for the URN languages, for JSON Schema `pattern`, SQL `CHECK`s and
+//! validators written in other languages.
+//!
+//! Each full pattern is anchored (`^…$`) and uses only plain groups, bracket classes,
+//! `{m,n}` bounds and `|` — no flags, no look-around — so the same text means the same
+//! language in ECMA-262 (with or without the `u` flag), Rust `regex`, PCRE and PostgreSQL's
+//! `~`. They do not encode the length cap: pair them with `maxLength`
+//! [`DEFAULT_MAX_LEN`](crate::DEFAULT_MAX_LEN).
+//!
+//! urn-schema's tests check them against the parser on every test vector and on generated
+//! strings; urn-sql's tests check that the SQL domains use them verbatim.
+//!
+//! ```
+//! use urn_core::patterns;
+//! assert!(patterns::URN.starts_with("^[Uu][Rr][Nn]:"));
+//! assert_eq!(
+//!     patterns::namespace_urn("isbn", patterns::ISBN_NSS),
+//!     format!("^[Uu][Rr][Nn]:[Ii][Ss][Bb][Nn]:({}){}$", patterns::ISBN_NSS, patterns::COMPONENTS),
+//! );
+//! ```
+
+use alloc::string::String;
+
+/// One NID: 2 to 32 letters, digits and hyphens, a letter or digit at both ends.
+pub const NID: &str = "[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]";
+
+/// One NSS: `pchar *(pchar / "/")`, where a pchar is an unreserved or sub-delims character,
+/// `:`, `@` or a `%XX` triplet.
+pub const NSS: &str = concat!(
+    "([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})",
+    "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*",
+);
+
+/// The text of [`COMPONENTS`], as a literal for `concat!`.
+macro_rules! components {
+    () => {
+        concat!(
+            // ?+r: r-component = pchar *( pchar / "/" / "?" ), ended by the first "?=" (so it
+            // cannot contain "?="; a run of '?' is never followed by '=').
+            "(\\?\\+([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})",
+            "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2}|\\?+([A-Za-z0-9._~!$&'()*+,;:@/-]|%[0-9A-Fa-f]{2}))*\\?*)?",
+            // ?=q: q-component = pchar *( pchar / "/" / "?" ), ended by '#'.
+            "(\\?=([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?",
+            // #f: f-component = *( pchar / "/" / "?" ), possibly empty.
+            "(#([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?",
+        )
+    };
+}
+
+/// The optional `?+r`, `?=q` and `#f` components, in that order.
+pub const COMPONENTS: &str = components!();
+
+/// RFC 8141 `namestring`: exactly what [`Urn::parse`](crate::Urn::parse) accepts (up to the
+/// length cap).
+pub const URN: &str = concat!(
+    "^[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]:",
+    "([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})",
+    "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*",
+    components!(),
+    "$",
+);
+
+/// The RFC 8141 section 3 canonical form: lower-case `urn` and NID, upper-case hex in
+/// `%XX`, no r-, q- or f-component.
+///
+/// Every [`UrnKey`](crate::UrnKey) matches it. The converse also needs the namespace rules
+/// (`urn:uuid:` keys are lower case, `urn:isbn:` keys have no hyphens, …), which
+/// [`UrnKey::parse`](crate::UrnKey::parse) checks on top.
+pub const URN_KEY: &str = concat!(
+    "^urn:[a-z0-9][a-z0-9-]{0,30}[a-z0-9]:",
+    "([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-F]{2})",
+    "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-F]{2})*$",
+);
+
+/// A UUID in the 8-4-4-4-12 hex layout (exactly what `urn:uuid:` accepts).
+pub const UUID_NSS: &str =
+    "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}";
+
+/// The shape of an ISBN-10 or ISBN-13, hyphens optional between digits. The check digit and
+/// the limit of four hyphens are left to the parser, so this accepts a superset.
+pub const ISBN_NSS: &str = "[0-9](-?[0-9]){8}-?[0-9Xx]|9-?7-?[89](-?[0-9]){10}";
+
+/// The shape of an ISSN, `NNNN-NNNC` or `NNNNNNNC`; the check character is left to the parser.
+pub const ISSN_NSS: &str = "[0-9]{4}-?[0-9]{3}[0-9Xx]";
+
+/// A dotted-decimal OID without leading zeros (exactly what `urn:oid:` accepts).
+pub const OID_NSS: &str = "(0|[1-9][0-9]*)(\\.(0|[1-9][0-9]*))*";
+
+/// The RFC 2648 forms and `params:` registries (exactly what `urn:ietf:` accepts).
+pub const IETF_NSS: &str = concat!(
+    "([Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+",
+    "|([Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+",
+    "|[Pp][Aa][Rr][Aa][Mm][Ss]:[A-Za-z0-9._~!$&'()*+,;=:@/-]+",
+);
+
+/// The full pattern for URNs of one namespace: `nid` matched in any case, `nss` (an unanchored
+/// alternative-safe fragment such as [`ISBN_NSS`]) as the NSS, then the usual components.
+///
+/// The caller must pass an `nss` fragment that only matches valid NSS text, so the result
+/// never accepts a string [`URN`] rejects.
+pub fn namespace_urn(nid: &str, nss: &str) -> String {
+    let mut out = String::from("^[Uu][Rr][Nn]:");
+    for c in nid.chars() {
+        if c.is_ascii_alphabetic() {
+            out.push('[');
+            out.push(c.to_ascii_uppercase());
+            out.push(c.to_ascii_lowercase());
+            out.push(']');
+        } else {
+            out.push(c);
+        }
+    }
+    out.push_str(":(");
+    out.push_str(nss);
+    out.push(')');
+    out.push_str(COMPONENTS);
+    out.push('$');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urn_is_made_of_the_parts() {
+        assert_eq!(
+            URN,
+            alloc::format!("^[Uu][Rr][Nn]:{NID}:{NSS}{COMPONENTS}$")
+        );
+        assert_eq!(
+            namespace_urn("ex-1", NSS),
+            alloc::format!("^[Uu][Rr][Nn]:[Ee][Xx]-1:({NSS}){COMPONENTS}$")
+        );
+    }
+}
