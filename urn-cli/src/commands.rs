@@ -149,3 +149,14 @@ pub(crate) fn eq(a: &str, b: &str, syntax: Syntax) -> io::Result<ExitCode> {
     }
     Ok(exit(parsed.first() != parsed.get(1)))
 }
+
+/// `urn sql` and `urn schema`: print a generated document.
+pub(crate) fn print(text: &str) -> io::Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    if !text.ends_with('\n') {
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

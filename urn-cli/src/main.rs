@@ -59,6 +59,22 @@ enum Command {
         line 2: invalid URN: ' ' at byte 13 is not allowed in the NSS\n  \
         (exit status 1)")]
     Check(Inputs),
+    /// Print the SQL that makes a database deduplicate equivalent URNs (domains, key function,
+    /// the table pattern as a commented example).
+    #[command(after_help = "Example:\n  \
+        $ urn sql --dialect postgres | psql \"$DATABASE_URL\"\n  \
+        $ urn sql --dialect sqlite")]
+    Sql {
+        /// The database to write for.
+        #[arg(long, value_enum)]
+        dialect: DialectName,
+    },
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy)]
+enum DialectName {
+    Postgres,
+    Sqlite,
 }
 
 /// The grammar option shared by every subcommand.
@@ -104,6 +120,10 @@ fn main() -> ExitCode {
         Command::Eq { syntax, a, b } => commands::eq(a, b, (*syntax).into()),
         Command::Dedup(i) => commands::dedup(&i.urns, i.syntax.into(), i.stdin_json),
         Command::Check(i) => commands::check(&i.urns, i.syntax.into(), i.stdin_json),
+        Command::Sql { dialect } => commands::print(&urn_sql::ddl(match dialect {
+            DialectName::Postgres => urn_sql::Dialect::Postgres,
+            DialectName::Sqlite => urn_sql::Dialect::Sqlite,
+        })),
     };
     match result {
         Ok(code) => code,

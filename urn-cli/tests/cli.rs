@@ -261,3 +261,27 @@ fn help_shows_an_example_for_each_subcommand() {
             .contains("Exit codes: 0 ok, 1 a negative answer or invalid input, 2 usage error")
     );
 }
+
+#[test]
+fn sql_prints_the_ddl_for_each_dialect() {
+    let pg = urn(&["sql", "--dialect", "postgres"], b"");
+    assert_eq!(pg.status.code(), Some(0));
+    let text = stdout(&pg);
+    assert_eq!(
+        text.trim_end(),
+        urn_sql::ddl(urn_sql::Dialect::Postgres).trim_end()
+    );
+    assert!(text.contains("CREATE DOMAIN urn AS text"));
+    assert!(text.contains("CREATE FUNCTION urn_key_v1(u urn)"));
+    assert!(text.contains("-- CREATE TABLE items ("));
+    let lite = urn(&["sql", "--dialect", "sqlite"], b"");
+    assert_eq!(lite.status.code(), Some(0));
+    assert!(stdout(&lite).contains("\"urn_key\" TEXT NOT NULL UNIQUE CHECK"));
+    let bad = urn(&["sql", "--dialect", "mysql"], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("invalid value 'mysql'"),
+        "{}",
+        stderr(&bad)
+    );
+}
