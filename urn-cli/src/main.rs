@@ -69,6 +69,20 @@ enum Command {
         #[arg(long, value_enum)]
         dialect: DialectName,
     },
+    /// Print a JSON Schema (draft 2020-12) document for URN strings.
+    #[command(after_help = "Examples:\n  \
+        $ urn schema                     # any RFC 8141 URN\n  \
+        $ urn schema --namespace isbn    # only urn:isbn:, ISBN-shaped\n  \
+        $ urn schema --key               # canonical keys")]
+    Schema {
+        /// Only URNs of this namespace (built-in NSS patterns for uuid, isbn, issn, oid, ietf,
+        /// example; any other NID gets the generic NSS).
+        #[arg(long, conflicts_with = "key")]
+        namespace: Option<String>,
+        /// The schema of canonical keys instead.
+        #[arg(long)]
+        key: bool,
+    },
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy)]
@@ -112,6 +126,26 @@ impl From<SyntaxArg> for Syntax {
     }
 }
 
+/// `urn schema`: the requested document, or a usage error for an invalid NID.
+fn schema(namespace: Option<&str>, key: bool) -> io::Result<ExitCode> {
+    let doc = match (namespace, key) {
+        (Some(nid), _) => match urn_schema::namespace_document(nid) {
+            Some(doc) => doc,
+            None => {
+                eprintln!(
+                    "urn schema: \"{}\" is not a valid NID (2 to 32 letters, digits and '-', \
+                     a letter or digit at both ends)",
+                    nid.escape_debug()
+                );
+                return Ok(ExitCode::from(2));
+            }
+        },
+        (None, true) => urn_schema::key_document(),
+        (None, false) => urn_schema::urn_document(),
+    };
+    commands::print(&urn_schema::to_file_text(&doc))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
@@ -124,6 +158,7 @@ fn main() -> ExitCode {
             DialectName::Postgres => urn_sql::Dialect::Postgres,
             DialectName::Sqlite => urn_sql::Dialect::Sqlite,
         })),
+        Command::Schema { namespace, key } => schema(namespace.as_deref(), *key),
     };
     match result {
         Ok(code) => code,

@@ -285,3 +285,47 @@ fn sql_prints_the_ddl_for_each_dialect() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn schema_prints_the_documents() {
+    let any = urn(&["schema"], b"");
+    assert_eq!(any.status.code(), Some(0));
+    assert_eq!(
+        stdout(&any),
+        urn_schema::to_file_text(&urn_schema::urn_document())
+    );
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&any)).unwrap();
+    assert_eq!(doc["pattern"], urn_core::patterns::URN);
+    let key: serde_json::Value =
+        serde_json::from_str(&stdout(&urn(&["schema", "--key"], b""))).unwrap();
+    assert_eq!(key["pattern"], urn_core::patterns::URN_KEY);
+    let isbn: serde_json::Value =
+        serde_json::from_str(&stdout(&urn(&["schema", "--namespace", "ISBN"], b""))).unwrap();
+    assert!(
+        isbn["pattern"]
+            .as_str()
+            .unwrap()
+            .contains(urn_core::patterns::ISBN_NSS)
+    );
+    let custom: serde_json::Value =
+        serde_json::from_str(&stdout(&urn(&["schema", "--namespace", "acme"], b""))).unwrap();
+    assert!(
+        custom["pattern"]
+            .as_str()
+            .unwrap()
+            .starts_with("^[Uu][Rr][Nn]:[Aa][Cc][Mm][Ee]:")
+    );
+    let bad = urn(&["schema", "--namespace", "a_b"], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("\"a_b\" is not a valid NID"),
+        "{}",
+        stderr(&bad)
+    );
+    assert_eq!(
+        urn(&["schema", "--namespace", "isbn", "--key"], b"")
+            .status
+            .code(),
+        Some(2)
+    );
+}

@@ -3,6 +3,8 @@
 
 #[cfg(feature = "diesel")]
 pub(crate) mod diesel;
+#[cfg(feature = "schemars")]
+mod schemars;
 #[cfg(feature = "serde")]
 pub(crate) mod serde;
 #[cfg(any(feature = "sqlx-postgres", feature = "sqlx-sqlite"))]
