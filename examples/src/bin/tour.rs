@@ -1,10 +1,24 @@
-//! A guided tour of the urn workspace: parse, explain, compare and key URNs.
+//! A guided tour of the urn workspace: parse, explain, compare and key URNs; an API payload
+//! through serde with a typed-namespace field; equivalent spellings deduplicated by an embedded
+//! SQLite database; a JSON document validated against the generated JSON Schema.
 //!
 //! Run it with `cargo run -p urn-examples --bin tour`. It needs nothing installed.
 
 use std::collections::HashSet;
 
+use diesel::{Connection, RunQueryDsl, SqliteConnection};
+use serde::{Deserialize, Serialize};
 use urn_core::{KeyRules, Syntax, Urn, UrnRef, decode_nss, encode_nss};
+use urn_serde::IsbnUrn;
+use urn_sql::{Dialect, UrnTable};
+
+/// An API request: any URN as the id, only `urn:isbn:` in `isbn`.
+#[derive(Debug, Serialize, Deserialize, schemars::JsonSchema)]
+struct NewBook {
+    id: Urn,
+    isbn: Option<IsbnUrn>,
+    see_also: Vec<Urn>,
+}
 
 fn show(label: &str, value: impl std::fmt::Display) {
     println!("  {label:<16} {value}");
@@ -101,5 +115,86 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     show("decoded nss", decode_nss(built.nss())?);
     let from_uuid = Urn::from(uuid::Uuid::nil());
     show("from uuid", &from_uuid);
+
+    println!("\n6. API payloads: plain strings in JSON, typed namespaces, precise errors");
+    let body = r#"{"id": "URN:Example:book-7", "isbn": "urn:ISBN:0-395-36341-1", "see_also": ["urn:ietf:rfc:8141"]}"#;
+    let book: NewBook = serde_json::from_str(body)?;
+    show(
+        "isbn key",
+        book.isbn.as_ref().map(|i| i.key()).ok_or("no isbn")?,
+    );
+    show("back to JSON", serde_json::to_string(&book)?);
+    let wrong = r#"{"id": "urn:example:b", "isbn": "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6", "see_also": []}"#;
+    show(
+        "wrong namespace",
+        serde_json::from_str::<NewBook>(wrong)
+            .err()
+            .ok_or("accepted")?,
+    );
+    let broken = "{\n  \"id\": \"urn:example:a b\", \"see_also\": []\n}";
+    show(
+        "bad URN",
+        serde_json::from_str::<NewBook>(broken)
+            .err()
+            .ok_or("accepted")?,
+    );
+
+    println!("\n7. Storage: equivalent spellings become one row (embedded SQLite, diesel)");
+    let mut db = SqliteConnection::establish(":memory:")?;
+    let table = UrnTable::new("books")?;
+    diesel::sql_query(table.create_sql(Dialect::Sqlite)).execute(&mut db)?;
+    for text in [
+        "urn:isbn:0-395-36341-1",
+        "URN:ISBN:0395363411?+resolver",
+        "urn:Isbn:0-395-363411#page-4",
+        "urn:isbn:978-0-395-36341-6",
+    ] {
+        let stored = urn_sql::diesel::sqlite::insert_or_get(&mut db, &table, &text.parse()?)?;
+        println!(
+            "  {text:<32} row {} ({}), stored as {}",
+            stored.id,
+            if stored.inserted {
+                "inserted"
+            } else {
+                "already there"
+            },
+            stored.urn
+        );
+    }
+    let probe: Urn = "URN:ISBN:0-395-36341-1".parse()?;
+    let found = urn_sql::diesel::sqlite::find(&mut db, &table, &probe)?.ok_or("not found")?;
+    show("lookup", format!("{probe} finds row {}", found.id));
+
+    println!("\n8. JSON Schema: the pattern accepts exactly what the parser accepts");
+    let schema = serde_json::to_value(schemars::schema_for!(NewBook))?;
+    let validator = jsonschema::validator_for(&schema)?;
+    for doc in [
+        serde_json::json!({"id": "urn:example:ok", "isbn": null, "see_also": []}),
+        serde_json::json!({"id": "urn:example:ok", "isbn": "urn:isbn:12", "see_also": ["urn:x:1"]}),
+    ] {
+        let errors: Vec<String> = validator
+            .iter_errors(&doc)
+            .map(|e| {
+                let message = e.to_string();
+                let what = message.split(" does not match").next().unwrap_or_default();
+                format!(
+                    "{} {what} does not match the schema's URN pattern",
+                    e.instance_path()
+                )
+            })
+            .collect();
+        if errors.is_empty() {
+            println!("  {doc} is valid");
+        } else {
+            println!("  {doc} is invalid:");
+            for e in errors {
+                println!("    {e}");
+            }
+        }
+    }
+    show(
+        "document",
+        "urn schema --namespace isbn (or urn_schema::namespace_document)",
+    );
     Ok(())
 }
