@@ -95,9 +95,28 @@ pub fn schema_files() -> Vec<(String, Value)> {
     out
 }
 
-/// A document as the `schemas/` files hold it: pretty-printed, with a final newline.
+/// A document as the `schemas/` files hold it: keys sorted (the same output whether or not
+/// serde_json's `preserve_order` is on somewhere in the build), pretty-printed, a final newline.
 pub fn to_file_text(doc: &Value) -> String {
-    let mut text = serde_json::to_string_pretty(doc).unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(&sorted(doc)).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// `value` with every object's keys in sorted order.
+fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), sorted(v)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
 }
