@@ -183,11 +183,18 @@ impl<N: Namespace> NsUrn<N> {
 
     /// Checks the namespace of a parsed URN (the narrowing conversion).
     pub fn new(urn: Urn) -> Result<Self, NsUrnError> {
-        Self::check(&urn)?;
-        Ok(NsUrn {
-            urn,
-            namespace: PhantomData,
-        })
+        Self::new_or_back(urn).map_err(|(_, e)| e)
+    }
+
+    /// Like [`NsUrn::new`], but hands the URN back with the error.
+    pub(crate) fn new_or_back(urn: Urn) -> Result<Self, (Urn, NsUrnError)> {
+        match Self::check(&urn) {
+            Ok(()) => Ok(NsUrn {
+                urn,
+                namespace: PhantomData,
+            }),
+            Err(e) => Err((urn, e)),
+        }
     }
 
     /// Checks that `urn` belongs to this namespace.
@@ -336,13 +343,7 @@ impl<N: Namespace> Hash for NsUrn<N> {
 #[macro_export]
 macro_rules! namespace {
     ($(#[$meta:meta])* $vis:vis $name:ident, $nid:literal) => {
-        $(#[$meta])*
-        #[doc = concat!("The `urn:", $nid, ":` namespace.")]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        $vis enum $name {}
-        impl $crate::Namespace for $name {
-            const NID: &'static str = $nid;
-        }
+        $crate::namespace!($(#[$meta])* $vis $name, $nid, |_: &str| Ok(()));
     };
     ($(#[$meta:meta])* $vis:vis $name:ident, $nid:literal, $validate:expr) => {
         $(#[$meta])*

@@ -21,15 +21,29 @@
 
 use alloc::string::String;
 
+/// The text of [`NID`], as a literal for `concat!`.
+macro_rules! nid {
+    () => {
+        "[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]"
+    };
+}
+
+/// The text of [`NSS`], as a literal for `concat!`.
+macro_rules! nss {
+    () => {
+        concat!(
+            "([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})",
+            "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*",
+        )
+    };
+}
+
 /// One NID: 2 to 32 letters, digits and hyphens, a letter or digit at both ends.
-pub const NID: &str = "[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]";
+pub const NID: &str = nid!();
 
 /// One NSS: `pchar *(pchar / "/")`, where a pchar is an unreserved or sub-delims character,
 /// `:`, `@` or a `%XX` triplet.
-pub const NSS: &str = concat!(
-    "([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})",
-    "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*",
-);
+pub const NSS: &str = nss!();
 
 /// The text of [`COMPONENTS`], as a literal for `concat!`.
 macro_rules! components {
@@ -52,13 +66,7 @@ pub const COMPONENTS: &str = components!();
 
 /// RFC 8141 `namestring`: exactly what [`Urn::parse`](crate::Urn::parse) accepts (up to the
 /// length cap).
-pub const URN: &str = concat!(
-    "^[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]:",
-    "([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})",
-    "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*",
-    components!(),
-    "$",
-);
+pub const URN: &str = concat!("^[Uu][Rr][Nn]:", nid!(), ":", nss!(), components!(), "$");
 
 /// The RFC 8141 section 3 canonical form: lower-case `urn` and NID, upper-case hex in
 /// `%XX`, no r-, q- or f-component.

@@ -74,8 +74,16 @@ impl Urn {
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     pub fn from_string(text: String) -> Result<Self, ParseError> {
-        let offsets = parse::parse(&text, &ParseOptions::new())?;
-        Ok(Urn { text, offsets })
+        Self::from_string_or_back(text).map_err(|(_, e)| e)
+    }
+
+    /// Like [`Urn::from_string`], but hands the text back with the error (for messages that
+    /// quote the input without copying it up front).
+    pub(crate) fn from_string_or_back(text: String) -> Result<Self, (String, ParseError)> {
+        match parse::parse(&text, &ParseOptions::new()) {
+            Ok(offsets) => Ok(Urn { text, offsets }),
+            Err(e) => Err((text, e)),
+        }
     }
 
     /// A URN whose offsets are known to describe `text`.

@@ -59,10 +59,7 @@ impl Visitor<'_> for UrnVisitor {
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<Urn, E> {
-        match crate::parse::parse(&v, &crate::ParseOptions::new()) {
-            Ok(offsets) => Ok(Urn::from_trusted(v, offsets)),
-            Err(e) => Err(invalid("URN", &v, &e)),
-        }
+        Urn::from_string_or_back(v).map_err(|(v, e)| invalid("URN", &v, &e))
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Urn, E> {

@@ -52,14 +52,11 @@ impl std::error::Error for StoredValueError {
 
 /// A URN read from a column: parsed by RFC 8141, keeping the text without a copy.
 pub(crate) fn urn(value: String) -> Result<Urn, StoredValueError> {
-    match crate::parse::parse(&value, &crate::ParseOptions::new()) {
-        Ok(offsets) => Ok(Urn::from_trusted(value, offsets)),
-        Err(e) => Err(StoredValueError {
-            what: "URN".into(),
-            value,
-            reason: Reason::Parse(e),
-        }),
-    }
+    Urn::from_string_or_back(value).map_err(|(value, e)| StoredValueError {
+        what: "URN".into(),
+        value,
+        reason: Reason::Parse(e),
+    })
 }
 
 /// A key read from a column: it must be canonical key text.
@@ -73,11 +70,9 @@ pub(crate) fn key(value: String) -> Result<UrnKey<'static>, StoredValueError> {
 
 /// A typed-namespace URN read from a column: a URN whose NID and NSS fit `N`.
 pub(crate) fn ns_urn<N: Namespace>(value: String) -> Result<NsUrn<N>, StoredValueError> {
-    let parsed = urn(value)?;
-    let text = String::from(parsed.as_str());
-    NsUrn::new(parsed).map_err(|e| StoredValueError {
+    NsUrn::new_or_back(urn(value)?).map_err(|(urn, e)| StoredValueError {
         what: alloc::format!("\"{}\" URN", N::NID),
-        value: text,
+        value: urn.into_string(),
         reason: Reason::Namespace(e),
     })
 }
