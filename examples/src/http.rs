@@ -1,0 +1,110 @@
+//! The catalog's HTTP JSON API (axum):
+//!
+//! - `POST /items`: 201 and the new item, or 200 and the existing one when an item with an
+//!   equivalent URN is stored;
+//! - `GET /items/{urn}`: the item whose URN is equivalent to the (percent-encoded) URN;
+//! - `GET /schema/item`: the JSON Schema of an item;
+//! - errors: `{"error": message, "field": name or null, "offset": byte or null}`, with 400 for
+//!   a body that is not JSON, 422 for an invalid item or URN, 404, 500.
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use urn_core::Urn;
+
+use crate::item::{InvalidItem, Item, NewItem};
+use crate::store::Store;
+
+/// The catalog's routes over `store`.
+pub fn router(store: Store) -> Router {
+    Router::new()
+        .route("/items", post(create_item))
+        // A wildcard, so a URN with an unencoded '/' in its NSS still reaches the handler.
+        .route("/items/{*urn}", get(get_item))
+        .route("/schema/item", get(item_schema))
+        .with_state(store)
+}
+
+/// An error response: a status and the JSON error body.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    body: InvalidItem,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, error: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            body: InvalidItem {
+                error: error.into(),
+                field: None,
+                offset: None,
+                malformed: false,
+            },
+        }
+    }
+}
+
+impl From<InvalidItem> for ApiError {
+    fn from(body: InvalidItem) -> Self {
+        let status = if body.malformed {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::UNPROCESSABLE_ENTITY
+        };
+        ApiError { status, body }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(err: sqlx::Error) -> Self {
+        // The details go to the log, not to the client.
+        eprintln!("catalog: database error: {err}");
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "database error")
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self.body)).into_response()
+    }
+}
+
+async fn create_item(
+    State(store): State<Store>,
+    body: Bytes,
+) -> Result<(StatusCode, Json<Item>), ApiError> {
+    let new = NewItem::from_json(&body)?;
+    let (item, created) = store.insert_or_get(&new).await?;
+    let status = if created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(item)))
+}
+
+async fn get_item(
+    State(store): State<Store>,
+    Path(text): Path<String>,
+) -> Result<Json<Item>, ApiError> {
+    let urn = Urn::parse(&text).map_err(|e| InvalidItem::in_field("urn", &e, e.offset()))?;
+    match store.find(&urn).await? {
+        Some(item) => Ok(Json(item)),
+        None => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no item is named {urn} or an equivalent URN (key {})",
+                urn.key()
+            ),
+        )),
+    }
+}
+
+async fn item_schema() -> Json<serde_json::Value> {
+    Json(urn_schema::document_for::<Item>())
+}
