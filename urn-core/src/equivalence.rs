@@ -7,17 +7,25 @@
 use core::cmp::Ordering;
 use core::hash::Hasher;
 
-use crate::UrnRef;
 use crate::key::{self, KeyRules};
+use crate::{UrnRef, namespaces};
 
 const RULES: KeyRules = KeyRules::CURRENT;
 
-#[inline]
+/// Equal assigned names (the common case for URNs in normal form) are decided inline by one
+/// comparison; everything else goes to [`eq_respelled`].
+#[inline(always)]
 pub(crate) fn eq(a: &UrnRef<'_>, b: &UrnRef<'_>) -> bool {
-    let (x, y) = (a.assigned_name(), b.assigned_name());
-    if x == y {
-        return true;
-    }
+    // Bytes, not `str`s: slicing a `str` would check for a character boundary on each side.
+    let end = |u: &UrnRef<'_>| u.offsets().nss_end as usize;
+    let x = a.as_str().as_bytes().get(..end(a));
+    let y = b.as_str().as_bytes().get(..end(b));
+    x == y || eq_respelled(a, b)
+}
+
+/// `==` for URNs whose assigned names differ.
+#[inline(never)]
+fn eq_respelled(a: &UrnRef<'_>, b: &UrnRef<'_>) -> bool {
     // Both are their own (different) keys: different. A URN whose namespace has its own
     // rule can only equal one of the same namespace, so one such side is not enough.
     let (oa, ob) = (a.offsets(), b.offsets());
@@ -27,7 +35,46 @@ pub(crate) fn eq(a: &UrnRef<'_>, b: &UrnRef<'_>) -> bool {
     {
         return false;
     }
-    a.key_parts(RULES).bytes().eq(b.key_parts(RULES).bytes())
+    if !a.nid().eq_ignore_ascii_case(b.nid()) {
+        return false;
+    }
+    let (p, q) = (a.nss(), b.nss());
+    if !oa.has_rule_nid() {
+        return nss_eq_generic(p, q);
+    }
+    match namespaces::simple_rule_eq(a.nid(), p, q) {
+        Some(answer) => answer,
+        None => a.key_parts(RULES).bytes().eq(b.key_parts(RULES).bytes()),
+    }
+}
+
+/// Whether two NSSs of valid URNs are equal under RFC 8141 section 3: byte for byte, except
+/// that the hex digits of `%XX` compare case-insensitively (the case mapping never changes a
+/// length, and `%` starts a triplet in both).
+pub(crate) fn nss_eq_generic(p: &str, q: &str) -> bool {
+    let (p, q) = (p.as_bytes(), q.as_bytes());
+    if p.len() != q.len() {
+        return false;
+    }
+    let mut i = 0;
+    while let (Some(&c), Some(&d)) = (p.get(i), q.get(i)) {
+        if c != d {
+            return false;
+        }
+        if c == b'%' {
+            let same = match (p.get(i + 1..i + 3), q.get(i + 1..i + 3)) {
+                (Some(h), Some(k)) => h.eq_ignore_ascii_case(k),
+                _ => false,
+            };
+            if !same {
+                return false;
+            }
+            i += 3;
+        } else {
+            i += 1;
+        }
+    }
+    true
 }
 
 #[inline]

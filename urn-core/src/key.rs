@@ -273,6 +273,27 @@ impl<'a> KeyParts<'a> {
     }
 }
 
+/// The RFC 8141 section 3 key of the assigned name `assigned` whose NSS starts at byte
+/// `nss_start`: one copy, `urn:` and the NID lower-cased in place, and (when the parse saw
+/// lower-case hex) the two digits after each `%` upper-cased.
+pub(crate) fn generic_key(assigned: &str, nss_start: usize, lower_hex: bool) -> String {
+    let mut out = String::from(assigned);
+    if let Some(prefix) = out.get_mut(..nss_start) {
+        prefix.make_ascii_lowercase();
+    }
+    if lower_hex {
+        let mut from = nss_start;
+        while let Some(at) = out.get(from..).and_then(|rest| rest.find('%')) {
+            let at = from + at;
+            if let Some(digits) = out.get_mut(at + 1..at + 3) {
+                digits.make_ascii_uppercase();
+            }
+            from = at + 3;
+        }
+    }
+    out
+}
+
 /// The bytes of a key, produced piece by piece without allocating.
 pub(crate) struct KeyBytes<'p, 'a> {
     pieces: &'p [Piece<'a>],
@@ -365,6 +386,12 @@ pub struct UrnKey<'a> {
 impl<'a> UrnKey<'a> {
     pub(crate) fn from_cow(text: Cow<'a, str>) -> Self {
         UrnKey { text }
+    }
+
+    /// Whether the key borrows its text (no allocation was made).
+    #[cfg(test)]
+    pub(crate) fn is_borrowed(&self) -> bool {
+        matches!(self.text, Cow::Borrowed(_))
     }
 
     /// Checks that `text` is a canonical key (under [`KeyRules::CURRENT`]) and borrows it.

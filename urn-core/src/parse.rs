@@ -134,6 +134,12 @@ impl Offsets {
         }
     }
 
+    /// Whether the NID names a namespace with its own equivalence rule.
+    #[inline]
+    pub(crate) const fn has_rule_nid(&self) -> bool {
+        self.flags & RULE_NID != 0
+    }
+
     /// Whether some `%XX` in the NSS has lower-case hex digits.
     #[inline]
     pub(crate) const fn nss_has_lower_hex(&self) -> bool {

@@ -7,8 +7,8 @@ use core::hash::{Hash, Hasher};
 
 use crate::encoding::{self, DecodeError};
 use crate::error::ParseError;
-use crate::key::{HexSeen, KeyParts, KeyRules, UrnKey};
-use crate::namespaces::{KnownNamespace, NamespaceError};
+use crate::key::{self, HexSeen, KeyParts, KeyRules, UrnKey};
+use crate::namespaces::{self, KnownNamespace, NamespaceError};
 use crate::parse::{Offsets, ParseOptions, Syntax};
 use crate::registry::{self, NidStatus};
 use crate::{Urn, equivalence};
@@ -125,24 +125,31 @@ impl<'a> UrnRef<'a> {
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     pub fn key_with(&self, rules: KeyRules) -> UrnKey<'a> {
-        let verbatim = UrnKey::from_cow(Cow::Borrowed(self.assigned_name()));
-        match self.offsets.verbatim(rules) {
-            Some(true) => verbatim,
-            Some(false) => UrnKey::from_cow(Cow::Owned(
-                self.key_parts(rules)
-                    .into_string(self.assigned_name(), self.offsets.nid_end as usize + 1),
-            )),
-            None => {
-                let parts = self.key_parts(rules);
-                if parts.nss_is_identity(self.nss()) {
-                    verbatim
-                } else {
-                    UrnKey::from_cow(Cow::Owned(
-                        parts.into_string(self.assigned_name(), self.offsets.nid_end as usize + 1),
-                    ))
-                }
+        let assigned = self.assigned_name();
+        let nss_start = self.offsets.nid_end as usize + 1;
+        let verbatim = self.offsets.verbatim(rules);
+        let text = match verbatim {
+            Some(true) => Cow::Borrowed(assigned),
+            // A namespace rule may apply (`None`: the parse found the rest already normal).
+            _ if rules != KeyRules::Rfc8141 && self.offsets.has_rule_nid() => {
+                namespaces::simple_v1_key(assigned, nss_start, verbatim.is_none()).unwrap_or_else(
+                    || {
+                        let parts = self.key_parts(rules);
+                        if verbatim.is_none() && parts.nss_is_identity(self.nss()) {
+                            Cow::Borrowed(assigned)
+                        } else {
+                            Cow::Owned(parts.into_string(assigned, nss_start))
+                        }
+                    },
+                )
             }
-        }
+            _ => Cow::Owned(key::generic_key(
+                assigned,
+                nss_start,
+                self.offsets.nss_has_lower_hex(),
+            )),
+        };
+        UrnKey::from_cow(text)
     }
 
     /// Whether the assigned name is its own key under `rules` (then the key borrows it).
@@ -289,5 +296,89 @@ impl<'a> From<&'a Urn> for UrnRef<'a> {
 impl PartialEq<Urn> for UrnRef<'_> {
     fn eq(&self, other: &Urn) -> bool {
         equivalence::eq(self, &other.as_urn_ref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::format;
+    use alloc::vec::Vec;
+
+    use super::*;
+
+    /// The key as a string (with its one-pass paths for uuid, isbn and the generic rule) and
+    /// the key as pieces (what `==`, `Ord` and `Hash` use) spell the same bytes, and a key
+    /// borrows exactly when it equals the assigned name.
+    #[test]
+    fn key_string_and_key_pieces_agree() {
+        let nss = [
+            "f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+            "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
+            "f81d4fae-7dec-11d0-a765-00a0c91e6bF6",
+            "f81d4fae-7dec-11d0-a765-00a0c91e6bf",
+            "f81d4fae7dec-11d0-a765-00a0c91e6bf6a",
+            "f81d4fae-7dec-11d0-a765-00a0c91e6b%41",
+            "0-395-36341-1",
+            "0395363411",
+            "978-0-395-36341-6",
+            "0-8044-2957-x",
+            "080442957X",
+            "0-395-36341-2",
+            "03953634111",
+            "0317-8471",
+            "03178471",
+            "rfc:8141",
+            "RFC:8141",
+            "params:xml:ns:A",
+            "a%2cb%2C/c",
+            "a%2Cb%2c/c",
+            "%7E",
+            "%7e",
+            "se-Kb:X",
+            "IT:Stato",
+            "ISO:iec",
+        ];
+        let mut texts = Vec::new();
+        for nid in [
+            "uuid", "UUID", "isbn", "Isbn", "issn", "ietf", "example", "nbn", "lex", "mpeg",
+        ] {
+            for scheme in ["urn", "URN"] {
+                for nss in nss {
+                    for suffix in ["", "?+r", "?=q", "#f"] {
+                        let text = format!("{scheme}:{nid}:{nss}{suffix}");
+                        let Ok(urn) = UrnRef::parse(&text) else {
+                            continue;
+                        };
+                        if suffix.is_empty() || suffix == "#f" {
+                            texts.push(text.clone());
+                        }
+                        for rules in [KeyRules::V1, KeyRules::Rfc8141] {
+                            let key = urn.key_with(rules);
+                            let pieces: Vec<u8> = urn.key_parts(rules).bytes().collect();
+                            assert_eq!(key.as_str().as_bytes(), pieces, "{text} {rules:?}");
+                            let borrowed = key.is_borrowed();
+                            assert_eq!(
+                                borrowed,
+                                key.as_str() == urn.assigned_name(),
+                                "{text} {rules:?}"
+                            );
+                            assert_eq!(borrowed, urn.key_is_verbatim(rules), "{text} {rules:?}");
+                        }
+                    }
+                }
+            }
+        }
+        // `==` (with its in-place paths for the generic rule, uuid and isbn) agrees with the
+        // keys on every pair.
+        let urns: Vec<UrnRef<'_>> = texts.iter().filter_map(|t| UrnRef::parse(t).ok()).collect();
+        let keys: Vec<UrnKey<'_>> = urns.iter().map(UrnRef::key).collect();
+        let mut equal_pairs = 0;
+        for (a, ka) in urns.iter().zip(&keys) {
+            for (b, kb) in urns.iter().zip(&keys) {
+                assert_eq!(a == b, ka == kb, "{a} vs {b}");
+                equal_pairs += usize::from(a == b && a.as_str() != b.as_str());
+            }
+        }
+        assert!(equal_pairs > 1000, "{equal_pairs}");
     }
 }

@@ -6,10 +6,25 @@ use crate::key::{Fold, KeyParts, Piece};
 /// ISBN-10 (check character `0-9` or `X`) or ISBN-13 (prefix `978`/`979`), in groups
 /// separated by single hyphens (at most five groups). Returns the number of digits.
 pub(crate) fn validate(nss: &str) -> Result<usize, Fault> {
+    scan(nss).map(|isbn| isbn.digits)
+}
+
+/// What [`scan`] learns of a valid ISBN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Scanned {
+    /// 10 or 13.
+    pub(crate) digits: usize,
+    /// Whether it is its own key: no hyphen and no lower-case `x`.
+    pub(crate) normal: bool,
+}
+
+/// Checks an ISBN in one pass, summing both check-digit formulas as it goes (ISBN-10 weights
+/// 10 down to 1, ISBN-13 weights 1, 3, 1, …), so nothing is stored.
+#[inline]
+pub(crate) fn scan(nss: &str) -> Result<Scanned, Fault> {
     let bytes = nss.as_bytes();
-    // Collect the digit values (X = 10) in one tight pass; explain failures afterwards.
-    let mut digits = [0u32; 13];
-    let (mut n, mut hyphens, mut prev_hyphen) = (0usize, 0, true);
+    let (mut n, mut hyphens, mut prev_hyphen, mut lower_x) = (0u32, 0, true, false);
+    let (mut sum10, mut sum13, mut prefix) = (0u32, 0u32, 0u32);
     for (i, &b) in bytes.iter().enumerate() {
         let value = if b.is_ascii_digit() {
             u32::from(b - b'0')
@@ -18,13 +33,18 @@ pub(crate) fn validate(nss: &str) -> Result<usize, Fault> {
             prev_hyphen = true;
             continue;
         } else if (b == b'X' || b == b'x') && n == 9 && i + 1 == bytes.len() {
+            lower_x = b == b'x';
             10
         } else {
-            return Err(explain(bytes, i, n, prev_hyphen));
+            return Err(explain(bytes, i, n as usize, prev_hyphen));
         };
-        match digits.get_mut(n) {
-            Some(slot) => *slot = value,
-            None => return Err(fault(i, "an ISBN has 10 or 13 digits")),
+        if n == 13 {
+            return Err(fault(i, "an ISBN has 10 or 13 digits"));
+        }
+        sum10 += value * 10u32.saturating_sub(n);
+        sum13 += if n % 2 == 0 { value } else { 3 * value };
+        if n < 3 {
+            prefix = prefix * 10 + value;
         }
         n += 1;
         prev_hyphen = false;
@@ -32,22 +52,26 @@ pub(crate) fn validate(nss: &str) -> Result<usize, Fault> {
     if prev_hyphen && !nss.is_empty() {
         return Err(fault(nss.len(), "hyphens must stand between digits"));
     }
-    let check_ok = match digits {
-        [a, b, c, d, e, f, g, h, i, j, 0, 0, 0] if n == 10 => {
-            (10 * a + 9 * b + 8 * c + 7 * d + 6 * e + 5 * f + 4 * g + 3 * h + 2 * i + j)
-                .is_multiple_of(11)
-        }
-        [9, 7, 8 | 9, d, e, f, g, h, i, j, k, l, m] if n == 13 => {
-            (9 + 21 + digits[2] + 3 * d + e + 3 * f + g + 3 * h + i + 3 * j + k + 3 * l + m)
-                .is_multiple_of(10)
-        }
-        _ if n == 13 => return Err(fault(0, "an ISBN-13 starts with 978 or 979")),
+    let check_ok = match n {
+        10 => sum10.is_multiple_of(11),
+        13 if prefix == 978 || prefix == 979 => sum13.is_multiple_of(10),
+        13 => return Err(fault(0, "an ISBN-13 starts with 978 or 979")),
         _ => return Err(fault(nss.len(), "an ISBN has 10 or 13 digits")),
     };
     if !check_ok {
         return Err(fault(nss.len() - 1, "the check digit does not match"));
     }
-    Ok(n)
+    Ok(Scanned {
+        digits: n as usize,
+        normal: hyphens == 0 && !lower_x,
+    })
+}
+
+/// The bytes of a valid ISBN that its key keeps: the digits, `X` in upper case.
+pub(crate) fn significant(nss: &str) -> impl Iterator<Item = u8> + '_ {
+    nss.bytes()
+        .filter(|&b| b != b'-')
+        .map(|b| b.to_ascii_uppercase())
 }
 
 /// Why the byte at `i` cannot continue an ISBN.

@@ -5,6 +5,8 @@
 //! equivalence, `key(nss, parts)`, which appends the NSS part of the key and applies only to
 //! an NSS that `validate` accepts (otherwise the generic RFC 8141 key stands).
 
+use alloc::borrow::Cow;
+use alloc::string::String;
 use core::fmt;
 
 use crate::key::KeyParts;
@@ -208,4 +210,71 @@ pub(crate) fn v1_key_pieces<'a>(nid: &str, nss: &'a str, parts: &mut KeyParts<'a
         _ => None,
     };
     applied.is_some()
+}
+
+/// The [`KeyRules::V1`](crate::KeyRules::V1) key of the assigned name `assigned` (NSS from
+/// byte `nss_start`) when its namespace is `uuid` or `isbn` and the NSS is valid for it —
+/// the two rules that map the whole NSS at once, so the key is written in one pass without
+/// building pieces. Borrowed when the assigned name is its own key; `generic_verbatim` says
+/// whether the parse found `urn:` and the NID already in lower case. `None`: another
+/// namespace, or an NSS its rule does not apply to.
+#[inline]
+pub(crate) fn simple_v1_key(
+    assigned: &str,
+    nss_start: usize,
+    generic_verbatim: bool,
+) -> Option<Cow<'_, str>> {
+    let nid = assigned.get(4..nss_start.checked_sub(1)?)?;
+    let nss = assigned.get(nss_start..)?;
+    if nid.eq_ignore_ascii_case("uuid") {
+        let upper = uuid::scan(nss)?;
+        if generic_verbatim && !upper {
+            return Some(Cow::Borrowed(assigned));
+        }
+        // No `%` in a UUID: the whole key is the assigned name in lower case.
+        let mut key = String::from(assigned);
+        key.make_ascii_lowercase();
+        Some(Cow::Owned(key))
+    } else if nid.eq_ignore_ascii_case("isbn") {
+        let isbn = isbn::scan(nss).ok()?;
+        if generic_verbatim && isbn.normal {
+            return Some(Cow::Borrowed(assigned));
+        }
+        // ASCII only: dropping bytes and upper-casing keep the text UTF-8.
+        let mut key = alloc::vec::Vec::with_capacity(9 + nss.len());
+        key.extend_from_slice(b"urn:isbn:");
+        key.extend_from_slice(nss.as_bytes());
+        key.retain(|&b| b != b'-');
+        key.make_ascii_uppercase();
+        if let Some(prefix) = key.get_mut(..9) {
+            prefix.make_ascii_lowercase();
+        }
+        let key = String::from_utf8(key).ok()?;
+        Some(Cow::Owned(key))
+    } else {
+        None
+    }
+}
+
+/// Whether NSSs `p` and `q` of the namespace `nid` (the same for both, any case) are
+/// equivalent under [`KeyRules::V1`](crate::KeyRules::V1), for `uuid` and `isbn`, compared
+/// in place; `None` for other namespaces. An NSS its rule does not apply to (not a UUID, not
+/// an ISBN) never equals one it applies to: its generic key would have to spell a valid one.
+#[inline]
+pub(crate) fn simple_rule_eq(nid: &str, p: &str, q: &str) -> Option<bool> {
+    if nid.eq_ignore_ascii_case("uuid") {
+        Some(match (uuid::scan(p), uuid::scan(q)) {
+            (Some(_), Some(_)) => p.eq_ignore_ascii_case(q),
+            (None, None) => crate::equivalence::nss_eq_generic(p, q),
+            _ => false,
+        })
+    } else if nid.eq_ignore_ascii_case("isbn") {
+        Some(match (isbn::scan(p), isbn::scan(q)) {
+            (Ok(_), Ok(_)) => isbn::significant(p).eq(isbn::significant(q)),
+            (Err(_), Err(_)) => crate::equivalence::nss_eq_generic(p, q),
+            _ => false,
+        })
+    } else {
+        None
+    }
 }
