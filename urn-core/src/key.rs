@@ -4,7 +4,6 @@
 //! mapping), so the same description serves building the key as a string, and comparing or
 //! hashing two URNs byte by byte without allocating.
 
-use alloc::borrow::Cow;
 use alloc::string::String;
 use core::borrow::Borrow;
 use core::fmt;
@@ -12,6 +11,7 @@ use core::hash::{Hash, Hasher};
 use core::str::FromStr;
 
 use crate::error::{ErrorKind, ParseError};
+use crate::key_text::{KeyBuf, KeyText};
 use crate::parse::{self, Offsets, ParseOptions, Syntax};
 use crate::{Urn, UrnRef, chars, namespaces};
 
@@ -276,22 +276,22 @@ impl<'a> KeyParts<'a> {
 /// The RFC 8141 section 3 key of the assigned name `assigned` whose NSS starts at byte
 /// `nss_start`: one copy, `urn:` and the NID lower-cased in place, and (when the parse saw
 /// lower-case hex) the two digits after each `%` upper-cased.
-pub(crate) fn generic_key(assigned: &str, nss_start: usize, lower_hex: bool) -> String {
-    let mut out = String::from(assigned);
+pub(crate) fn generic_key(assigned: &str, nss_start: usize, lower_hex: bool) -> KeyBuf {
+    let mut buf = KeyBuf::copy_of(assigned);
+    let out = buf.as_mut_str();
     if let Some(prefix) = out.get_mut(..nss_start) {
         prefix.make_ascii_lowercase();
     }
     if lower_hex {
-        let mut from = nss_start;
-        while let Some(at) = out.get(from..).and_then(|rest| rest.find('%')) {
-            let at = from + at;
+        // Find each '%' in the input (a plain byte scan) and mend the copy's digits.
+        let percents = assigned.bytes().enumerate().skip(nss_start);
+        for (at, _) in percents.filter(|&(_, b)| b == b'%') {
             if let Some(digits) = out.get_mut(at + 1..at + 3) {
                 digits.make_ascii_uppercase();
             }
-            from = at + 3;
         }
     }
-    out
+    buf
 }
 
 /// The bytes of a key, produced piece by piece without allocating.
@@ -372,7 +372,7 @@ pub(crate) fn hash_slice<H: Hasher>(bytes: &[u8], state: &mut H) {
 /// assert_eq!(uuid.rfc8141_key().as_str(), "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6");
 /// # Ok::<(), urn_core::ParseError>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone)]
 #[cfg_attr(
     feature = "diesel",
     derive(diesel::expression::AsExpression, diesel::deserialize::FromSqlRow),
@@ -380,18 +380,18 @@ pub(crate) fn hash_slice<H: Hasher>(bytes: &[u8], state: &mut H) {
     diesel(sql_type = crate::sql_types::UrnKey)
 )]
 pub struct UrnKey<'a> {
-    text: Cow<'a, str>,
+    text: KeyText<'a>,
 }
 
 impl<'a> UrnKey<'a> {
-    pub(crate) fn from_cow(text: Cow<'a, str>) -> Self {
+    pub(crate) fn from_text(text: KeyText<'a>) -> Self {
         UrnKey { text }
     }
 
-    /// Whether the key borrows its text (no allocation was made).
+    /// Whether the key borrows its text (nothing was built).
     #[cfg(test)]
     pub(crate) fn is_borrowed(&self) -> bool {
-        matches!(self.text, Cow::Borrowed(_))
+        self.text.is_borrowed()
     }
 
     /// Checks that `text` is a canonical key (under [`KeyRules::CURRENT`]) and borrows it.
@@ -426,13 +426,13 @@ impl<'a> UrnKey<'a> {
             return Err(ParseError::new(ErrorKind::KeyNotCanonical, at));
         }
         Ok(UrnKey {
-            text: Cow::Borrowed(text),
+            text: KeyText::Borrowed(text),
         })
     }
 
     /// The key as text.
     pub fn as_str(&self) -> &str {
-        &self.text
+        self.text.as_str()
     }
 
     /// The lower-case NID.
@@ -453,20 +453,20 @@ impl<'a> UrnKey<'a> {
     }
 
     fn split(&self) -> (&str, &str) {
-        let rest = self.text.get(4..).unwrap_or_default();
+        let rest = self.as_str().get(4..).unwrap_or_default();
         rest.split_once(':').unwrap_or((rest, ""))
     }
 
-    /// A key that owns its text.
+    /// A key that owns its text (kept inline, without a heap allocation, up to 64 bytes).
     pub fn into_owned(self) -> UrnKey<'static> {
         UrnKey {
-            text: Cow::Owned(self.text.into_owned()),
+            text: self.text.into_owned(),
         }
     }
 
     /// The key's text, owned.
     pub fn into_string(self) -> String {
-        self.text.into_owned()
+        self.text.into_string()
     }
 
     /// The key as a URN (a key is itself a valid URN with no components).
@@ -492,7 +492,7 @@ impl UrnKey<'static> {
     pub(crate) fn from_string_or_back(text: String) -> Result<Self, (String, ParseError)> {
         match UrnKey::parse(&text) {
             Ok(_) => Ok(UrnKey {
-                text: Cow::Owned(text),
+                text: KeyText::from(text),
             }),
             Err(e) => Err((text, e)),
         }
@@ -529,6 +529,33 @@ impl From<UrnKey<'_>> for String {
 impl AsRef<str> for UrnKey<'_> {
     fn as_ref(&self) -> &str {
         self.as_str()
+    }
+}
+
+impl PartialEq for UrnKey<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for UrnKey<'_> {}
+
+impl PartialOrd for UrnKey<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for UrnKey<'_> {
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+/// Hashes as its text does (`Borrow<str>` requires it).
+impl Hash for UrnKey<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
     }
 }
 

@@ -42,6 +42,7 @@ mod equivalence;
 mod error;
 mod integrations;
 mod key;
+mod key_text;
 mod namespaces;
 mod ns_urn;
 mod parse;

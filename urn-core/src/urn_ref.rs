@@ -8,6 +8,7 @@ use core::hash::{Hash, Hasher};
 use crate::encoding::{self, DecodeError};
 use crate::error::ParseError;
 use crate::key::{self, HexSeen, KeyParts, KeyRules, UrnKey};
+use crate::key_text::KeyText;
 use crate::namespaces::{self, KnownNamespace, NamespaceError};
 use crate::parse::{Offsets, ParseOptions, Syntax};
 use crate::registry::{self, NidStatus};
@@ -129,27 +130,27 @@ impl<'a> UrnRef<'a> {
         let nss_start = self.offsets.nid_end as usize + 1;
         let verbatim = self.offsets.verbatim(rules);
         let text = match verbatim {
-            Some(true) => Cow::Borrowed(assigned),
+            Some(true) => KeyText::Borrowed(assigned),
             // A namespace rule may apply (`None`: the parse found the rest already normal).
             _ if rules != KeyRules::Rfc8141 && self.offsets.has_rule_nid() => {
                 namespaces::simple_v1_key(assigned, nss_start, verbatim.is_none()).unwrap_or_else(
                     || {
                         let parts = self.key_parts(rules);
                         if verbatim.is_none() && parts.nss_is_identity(self.nss()) {
-                            Cow::Borrowed(assigned)
+                            KeyText::Borrowed(assigned)
                         } else {
-                            Cow::Owned(parts.into_string(assigned, nss_start))
+                            KeyText::from(parts.into_string(assigned, nss_start))
                         }
                     },
                 )
             }
-            _ => Cow::Owned(key::generic_key(
+            _ => KeyText::Built(key::generic_key(
                 assigned,
                 nss_start,
                 self.offsets.nss_has_lower_hex(),
             )),
         };
-        UrnKey::from_cow(text)
+        UrnKey::from_text(text)
     }
 
     /// Whether the assigned name is its own key under `rules` (then the key borrows it).

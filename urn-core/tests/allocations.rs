@@ -87,8 +87,31 @@ fn normal_keys_and_comparisons_allocate_nothing() {
     assert_eq!(n, 0, "a lower-case uuid is already its key");
 
     let upper = UrnRef::parse("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6").unwrap();
-    let (_, n) = count(|| upper.key());
-    assert_eq!(n, 1, "a key that needs normalizing is built once");
+    let (key, n) = count(|| upper.key());
+    assert_eq!(
+        n, 0,
+        "a key that needs normalizing is built inline up to 64 bytes"
+    );
+    let (owned, n) = count(|| key.into_owned());
+    assert_eq!(n, 0, "and stays inline when owned");
+    assert_eq!(
+        owned.as_str(),
+        "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"
+    );
+    let (owned, n) = count(|| normal.key().into_owned());
+    assert_eq!((owned.as_str(), n), ("urn:example:a123%2Cz456", 0));
+
+    let long_text = format!("URN:example:{}", "a".repeat(60));
+    let long = UrnRef::parse(&long_text).unwrap();
+    let (key, n) = count(|| long.key());
+    assert_eq!(
+        n, 1,
+        "a longer key that needs normalizing is built once, on the heap"
+    );
+    assert_eq!(key.as_str(), long_text.to_ascii_lowercase());
+    let (text, n) = count(|| key.into_string());
+    assert_eq!(n, 0, "a heap key hands over its string");
+    assert_eq!(text.len(), 72);
 
     let (equal, n) = count(|| upper == uuid && upper.cmp(&uuid).is_eq());
     assert!(equal);

@@ -20,19 +20,18 @@ pub(crate) fn validate(nss: &str) -> Result<Form, Fault> {
         });
     };
     let start = sub.len() + 1;
-    let body = |ok: fn(&u8) -> bool, what: &'static str| match rest.bytes().position(|b| !ok(&b)) {
-        _ if rest.is_empty() => Err(fault(start, what)),
-        Some(at) if rest.as_bytes().get(at) == Some(&b'%') => Err(fault(start + at, NO_PERCENT)),
-        Some(at) => Err(fault(start + at, what)),
-        None => Ok(Form::Rfc2648),
-    };
     let is = |name: &str| sub.eq_ignore_ascii_case(name);
     match sub.len() {
-        3 if is("rfc") || is("fyi") || is("std") || is("bcp") => {
-            body(u8::is_ascii_digit, "expected a document number")
-        }
+        3 if is("rfc") || is("fyi") || is("std") || is("bcp") => body(
+            rest,
+            start,
+            |b| b.is_ascii_digit(),
+            "expected a document number",
+        ),
         2 | 3 if is("id") || is("mtg") => body(
-            |b| b.is_ascii_alphanumeric() || *b == b'-',
+            rest,
+            start,
+            |b| b.is_ascii_alphanumeric() || b == b'-',
             "expected letters, digits and '-'",
         ),
         6 if is("params") => match rest.bytes().position(|b| b == b'%') {
@@ -47,6 +46,23 @@ pub(crate) fn validate(nss: &str) -> Result<Form, Fault> {
                 "unknown ietf sub-namespace (rfc, fyi, std, bcp, id, mtg or params)",
             ),
         }),
+    }
+}
+
+/// Checks the part after `rfc:`, `id:`... (starting at byte `start` of the NSS): every byte
+/// `ok`, at least one.
+#[inline]
+fn body(
+    rest: &str,
+    start: usize,
+    ok: impl Fn(u8) -> bool,
+    what: &'static str,
+) -> Result<Form, Fault> {
+    match rest.bytes().position(|b| !ok(b)) {
+        _ if rest.is_empty() => Err(fault(start, what)),
+        Some(at) if rest.as_bytes().get(at) == Some(&b'%') => Err(fault(start + at, NO_PERCENT)),
+        Some(at) => Err(fault(start + at, what)),
+        None => Ok(Form::Rfc2648),
     }
 }
 

@@ -18,10 +18,57 @@ pub(crate) struct Scanned {
     pub(crate) normal: bool,
 }
 
-/// Checks an ISBN in one pass, summing both check-digit formulas as it goes (ISBN-10 weights
-/// 10 down to 1, ISBN-13 weights 1, 3, 1, …), so nothing is stored.
+/// Checks an ISBN. The common shapes (digits with single hyphens, no `X`) take a short
+/// path: the digits are gathered in one tight pass and the check digit computed over the
+/// fixed-size array; anything else (an `X`, an error to explain) takes [`scan_general`].
 #[inline]
 pub(crate) fn scan(nss: &str) -> Result<Scanned, Fault> {
+    let mut digits = [0u32; 13];
+    let (mut n, mut hyphens, mut prev_hyphen) = (0usize, 0usize, true);
+    for &b in nss.as_bytes() {
+        let d = b.wrapping_sub(b'0');
+        if d < 10 {
+            match digits.get_mut(n) {
+                Some(slot) => *slot = u32::from(d),
+                None => return scan_general(nss),
+            }
+            n += 1;
+            prev_hyphen = false;
+        } else if b == b'-' && !prev_hyphen {
+            hyphens += 1;
+            prev_hyphen = true;
+        } else {
+            return scan_general(nss);
+        }
+    }
+    if prev_hyphen || hyphens > 4 {
+        return scan_general(nss);
+    }
+    let valid = match digits {
+        [a, b, c, d, e, f, g, h, i, j, 0, 0, 0] if n == 10 => {
+            (10 * a + 9 * b + 8 * c + 7 * d + 6 * e + 5 * f + 4 * g + 3 * h + 2 * i + j)
+                .is_multiple_of(11)
+        }
+        [9, 7, 8 | 9, d, e, f, g, h, i, j, k, l, m] if n == 13 => {
+            (9 + 21 + digits[2] + 3 * d + e + 3 * f + g + 3 * h + i + 3 * j + k + 3 * l + m)
+                .is_multiple_of(10)
+        }
+        _ => false,
+    };
+    if valid {
+        Ok(Scanned {
+            digits: n,
+            normal: hyphens == 0,
+        })
+    } else {
+        scan_general(nss)
+    }
+}
+
+/// [`scan`] for every input, explaining what is wrong: sums both check-digit formulas as it
+/// goes (ISBN-10 weights 10 down to 1, ISBN-13 weights 1, 3, 1, …).
+#[cold]
+fn scan_general(nss: &str) -> Result<Scanned, Fault> {
     let bytes = nss.as_bytes();
     let (mut n, mut hyphens, mut prev_hyphen, mut lower_x) = (0u32, 0, true, false);
     let (mut sum10, mut sum13, mut prefix) = (0u32, 0u32, 0u32);

@@ -5,11 +5,10 @@
 //! equivalence, `key(nss, parts)`, which appends the NSS part of the key and applies only to
 //! an NSS that `validate` accepts (otherwise the generic RFC 8141 key stands).
 
-use alloc::borrow::Cow;
-use alloc::string::String;
 use core::fmt;
 
 use crate::key::KeyParts;
+use crate::key_text::{KeyBuf, KeyText};
 
 mod ietf;
 mod isbn;
@@ -213,8 +212,8 @@ pub(crate) fn v1_key_pieces<'a>(nid: &str, nss: &'a str, parts: &mut KeyParts<'a
 }
 
 /// The [`KeyRules::V1`](crate::KeyRules::V1) key of the assigned name `assigned` (NSS from
-/// byte `nss_start`) when its namespace is `uuid` or `isbn` and the NSS is valid for it —
-/// the two rules that map the whole NSS at once, so the key is written in one pass without
+/// byte `nss_start`) when its namespace is `uuid`, `isbn` or `ietf` and the NSS is valid for
+/// it — the rules that map the whole NSS at once, so the key is written in one pass without
 /// building pieces. Borrowed when the assigned name is its own key; `generic_verbatim` says
 /// whether the parse found `urn:` and the NID already in lower case. `None`: another
 /// namespace, or an NSS its rule does not apply to.
@@ -223,34 +222,45 @@ pub(crate) fn simple_v1_key(
     assigned: &str,
     nss_start: usize,
     generic_verbatim: bool,
-) -> Option<Cow<'_, str>> {
+) -> Option<KeyText<'_>> {
     let nid = assigned.get(4..nss_start.checked_sub(1)?)?;
     let nss = assigned.get(nss_start..)?;
     if nid.eq_ignore_ascii_case("uuid") {
         let upper = uuid::scan(nss)?;
         if generic_verbatim && !upper {
-            return Some(Cow::Borrowed(assigned));
+            return Some(KeyText::Borrowed(assigned));
         }
         // No `%` in a UUID: the whole key is the assigned name in lower case.
-        let mut key = String::from(assigned);
-        key.make_ascii_lowercase();
-        Some(Cow::Owned(key))
+        let mut key = KeyBuf::copy_of(assigned);
+        key.as_mut_str().make_ascii_lowercase();
+        Some(KeyText::Built(key))
     } else if nid.eq_ignore_ascii_case("isbn") {
         let isbn = isbn::scan(nss).ok()?;
         if generic_verbatim && isbn.normal {
-            return Some(Cow::Borrowed(assigned));
+            return Some(KeyText::Borrowed(assigned));
         }
-        // ASCII only: dropping bytes and upper-casing keep the text UTF-8.
-        let mut key = alloc::vec::Vec::with_capacity(9 + nss.len());
-        key.extend_from_slice(b"urn:isbn:");
-        key.extend_from_slice(nss.as_bytes());
-        key.retain(|&b| b != b'-');
-        key.make_ascii_uppercase();
-        if let Some(prefix) = key.get_mut(..9) {
-            prefix.make_ascii_lowercase();
+        let mut key = KeyBuf::with_capacity(9 + isbn.digits);
+        key.push_str("urn:isbn:");
+        for group in nss.split('-') {
+            key.push_str(group);
         }
-        let key = String::from_utf8(key).ok()?;
-        Some(Cow::Owned(key))
+        // Only a final `x` can be lower case.
+        key.as_mut_str().get_mut(9..)?.make_ascii_uppercase();
+        Some(KeyText::Built(key))
+    } else if nid.eq_ignore_ascii_case("ietf") {
+        // Neither form holds a `%`. RFC 2648 names are case-insensitive as a whole; `params:`
+        // names keep their case (the generic rule).
+        let whole = match ietf::validate(nss).ok()? {
+            ietf::Form::Rfc2648 => assigned.len(),
+            ietf::Form::Params => nss_start,
+        };
+        let normal = |s: &str| !s.bytes().any(|b| b.is_ascii_uppercase());
+        if generic_verbatim && assigned.get(nss_start..whole).is_none_or(normal) {
+            return Some(KeyText::Borrowed(assigned));
+        }
+        let mut key = KeyBuf::copy_of(assigned);
+        key.as_mut_str().get_mut(..whole)?.make_ascii_lowercase();
+        Some(KeyText::Built(key))
     } else {
         None
     }
