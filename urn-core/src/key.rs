@@ -361,7 +361,9 @@ pub(crate) fn hash_slice<H: Hasher>(bytes: &[u8], state: &mut H) {
 /// Two URNs are equivalent exactly when their keys are equal, so this is the value to store
 /// under a UNIQUE index. A key is always valid and always canonical: [`UrnKey::parse`] and
 /// [`FromStr`] accept only canonical text, so a key read back from a database is checked.
-/// It borrows from the URN when the URN is already in normal form (no allocation).
+/// It borrows from the URN when the URN is already in normal form; otherwise its text is built
+/// inline when it has at most 64 bytes (nearly every real URN), so computing a key allocates
+/// nothing either way; longer keys are built on the heap.
 ///
 /// ```
 /// use urn_core::Urn;

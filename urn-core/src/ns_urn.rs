@@ -360,7 +360,7 @@ macro_rules! namespace {
     };
 }
 
-/// Built-in namespaces whose NSS syntax this crate checks (see [`KnownNamespace`]).
+/// Built-in namespaces whose NSS syntax this crate checks (see [`KnownNamespace`](crate::KnownNamespace)).
 pub mod ns {
     use super::{Namespace, NssError};
     use crate::KnownNamespace;
