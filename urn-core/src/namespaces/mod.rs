@@ -181,15 +181,28 @@ impl core::error::Error for NamespaceError {}
 
 /// Whether `nid` (any case) names a namespace with a [`KeyRules::V1`](crate::KeyRules::V1)
 /// equivalence rule: `nbn`, `lex`, `uuid`, `isbn`, `issn`, `ietf`, `mpeg`.
+///
+/// Called on every parse, so it compares whole words: a NID holds only letters, digits and
+/// `-`, for which setting bit `0x20` lower-cases letters and changes nothing else.
 #[inline]
 pub(crate) fn has_v1_rule(nid: &[u8]) -> bool {
-    let is = |name: &[u8]| nid.eq_ignore_ascii_case(name);
-    match (nid.len(), nid.first().map(u8::to_ascii_lowercase)) {
-        (3, Some(b'n')) => is(b"nbn"),
-        (3, Some(b'l')) => is(b"lex"),
-        (4, Some(b'u')) => is(b"uuid"),
-        (4, Some(b'i')) => is(b"isbn") || is(b"issn") || is(b"ietf"),
-        (4, Some(b'm')) => is(b"mpeg"),
+    const fn word(name: &[u8; 4]) -> u32 {
+        u32::from_le_bytes(*name)
+    }
+    let folded = |bytes: [u8; 4]| u32::from_le_bytes(bytes) | 0x2020_2020;
+    match *nid {
+        [a, b, c] => {
+            let w = folded([a, b, c, b' ']);
+            w == word(b"nbn ") || w == word(b"lex ")
+        }
+        [a, b, c, d] => {
+            let w = folded([a, b, c, d]);
+            w == word(b"uuid")
+                || w == word(b"isbn")
+                || w == word(b"issn")
+                || w == word(b"ietf")
+                || w == word(b"mpeg")
+        }
         _ => false,
     }
 }
@@ -286,5 +299,37 @@ pub(crate) fn simple_rule_eq(nid: &str, p: &str, q: &str) -> Option<bool> {
         })
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_nids_are_recognised_in_any_case_and_nothing_else_is() {
+        for name in ["nbn", "lex", "uuid", "isbn", "issn", "ietf", "mpeg"] {
+            // Every combination of upper and lower case.
+            for mask in 0..(1u32 << name.len()) {
+                let nid: alloc::vec::Vec<u8> = name
+                    .bytes()
+                    .enumerate()
+                    .map(|(i, b)| {
+                        if mask & (1 << i) != 0 {
+                            b.to_ascii_uppercase()
+                        } else {
+                            b
+                        }
+                    })
+                    .collect();
+                assert!(has_v1_rule(&nid), "{nid:?}");
+            }
+        }
+        for other in [
+            "nb", "nbnn", "uuie", "isbm", "issm", "ietg", "mpef", "lexx", "le-", "-uid", "u1id",
+            "example", "ab", "urn-7", "nbn-", "ISBN0",
+        ] {
+            assert!(!has_v1_rule(other.as_bytes()), "{other}");
+        }
     }
 }
