@@ -283,12 +283,18 @@ pub(crate) fn generic_key(assigned: &str, nss_start: usize, lower_hex: bool) -> 
         prefix.make_ascii_lowercase();
     }
     if lower_hex {
-        // Find each '%' in the input (a plain byte scan) and mend the copy's digits.
-        let percents = assigned.bytes().enumerate().skip(nss_start);
-        for (at, _) in percents.filter(|&(_, b)| b == b'%') {
+        // Find each '%' in the input and mend the copy's two digits.
+        let bytes = assigned.as_bytes();
+        let mut from = nss_start;
+        while let Some(found) = bytes
+            .get(from..)
+            .and_then(|rest| rest.iter().position(|&b| b == b'%'))
+        {
+            let at = from + found;
             if let Some(digits) = out.get_mut(at + 1..at + 3) {
                 digits.make_ascii_uppercase();
             }
+            from = at + 3;
         }
     }
     buf
