@@ -1,13 +1,15 @@
 //! URN equivalence: `==`, ordering and hashing by the canonical key, without allocating.
 //!
 //! The parser records whether a URN's assigned name is already its own key. When it is for
-//! both sides (most real URNs), a comparison is one `memcmp` of the assigned names; otherwise
-//! the keys are produced byte by byte from their pieces and compared as they go.
+//! both sides (most real URNs), a comparison is one `memcmp` of the assigned names. Otherwise
+//! short keys (nearly all) are built on the stack and compared as slices, and longer ones are
+//! produced byte by byte from their pieces and compared as they go.
 
 use core::cmp::Ordering;
 use core::hash::Hasher;
 
 use crate::key::{self, KeyRules};
+use crate::key_text::INLINE;
 use crate::{UrnRef, namespaces};
 
 const RULES: KeyRules = KeyRules::CURRENT;
@@ -39,13 +41,26 @@ fn eq_respelled(a: &UrnRef<'_>, b: &UrnRef<'_>) -> bool {
         return false;
     }
     let (p, q) = (a.nss(), b.nss());
+    // Same NID and the same NSS bytes: the same key, whatever the namespace (respellings that
+    // differ only in the case of "urn:" or the NID end here).
+    if p == q {
+        return true;
+    }
     if !oa.has_rule_nid() {
         return nss_eq_generic(p, q);
     }
     match namespaces::simple_rule_eq(a.nid(), p, q) {
         Some(answer) => answer,
+        None if builds_inline(a) && builds_inline(b) => a.key() == b.key(),
         None => a.key_parts(RULES).bytes().eq(b.key_parts(RULES).bytes()),
     }
+}
+
+/// Whether `u`'s key is built on the stack (it is at most one byte longer than the assigned
+/// name: an ISSN key may gain a hyphen), so building it costs no allocation.
+#[inline]
+fn builds_inline(u: &UrnRef<'_>) -> bool {
+    (u.offsets().nss_end as usize) < INLINE
 }
 
 /// Whether two NSSs of valid URNs are equal under RFC 8141 section 3: byte for byte, except
@@ -82,6 +97,9 @@ pub(crate) fn cmp(a: &UrnRef<'_>, b: &UrnRef<'_>) -> Ordering {
     if a.offsets().surely_verbatim(RULES) && b.offsets().surely_verbatim(RULES) {
         return a.assigned_name().cmp(b.assigned_name());
     }
+    if builds_inline(a) && builds_inline(b) {
+        return a.key().as_str().cmp(b.key().as_str());
+    }
     a.key_parts(RULES).bytes().cmp(b.key_parts(RULES).bytes())
 }
 
@@ -89,6 +107,8 @@ pub(crate) fn cmp(a: &UrnRef<'_>, b: &UrnRef<'_>) -> Ordering {
 pub(crate) fn hash<H: Hasher>(a: &UrnRef<'_>, state: &mut H) {
     if a.offsets().surely_verbatim(RULES) {
         key::hash_slice(a.assigned_name().as_bytes(), state);
+    } else if builds_inline(a) {
+        key::hash_slice(a.key().as_str().as_bytes(), state);
     } else {
         key::hash_key(a.key_parts(RULES).bytes(), state);
     }

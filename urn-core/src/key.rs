@@ -112,19 +112,19 @@ impl<'a> Piece<'a> {
     }
 
     /// Appends the mapped piece.
-    fn write_to(&self, out: &mut String, hex: HexSeen) {
+    fn write_to(&self, out: &mut KeyBuf, hex: HexSeen) {
+        let start = out.as_str().len();
         if self.fold == Fold::UpperWithoutHyphens {
-            out.extend(
-                self.text
-                    .chars()
-                    .filter(|&c| c != '-')
-                    .map(|c| c.to_ascii_uppercase()),
-            );
+            for group in self.text.split('-') {
+                out.push_str(group);
+            }
+            if let Some(copy) = out.as_mut_str().get_mut(start..) {
+                copy.make_ascii_uppercase();
+            }
             return;
         }
-        let start = out.len();
         out.push_str(self.text);
-        if let Some(copy) = out.get_mut(start..) {
+        if let Some(copy) = out.as_mut_str().get_mut(start..) {
             self.map_in_place(copy, hex);
         }
     }
@@ -240,7 +240,7 @@ impl<'a> KeyParts<'a> {
     /// When the NSS pieces cover the NSS back to back (every rule but ISBN's and hyphen-less
     /// ISSN's), the assigned name is copied once and mapped in place; otherwise the pieces are
     /// written one by one.
-    pub(crate) fn into_string(self, assigned: &str, nss_start: usize) -> String {
+    pub(crate) fn build(self, assigned: &str, nss_start: usize) -> KeyBuf {
         let nss = assigned.get(nss_start..).unwrap_or_default();
         let nss_pieces = self.slice().get(3..).unwrap_or_default();
         let mut offset = 0;
@@ -251,13 +251,14 @@ impl<'a> KeyParts<'a> {
                 && here.is_some_and(|h| core::ptr::eq(h, piece.text))
         }) && offset == nss.len();
         if !contiguous {
-            let mut out = String::with_capacity(self.slice().iter().map(|p| p.text.len()).sum());
+            let mut out = KeyBuf::with_capacity(self.slice().iter().map(|p| p.text.len()).sum());
             for piece in self.slice() {
                 piece.write_to(&mut out, self.hex);
             }
             return out;
         }
-        let mut out = String::from(assigned);
+        let mut buf = KeyBuf::copy_of(assigned);
+        let out = buf.as_mut_str();
         if let Some(prefix) = out.get_mut(..nss_start) {
             prefix.make_ascii_lowercase();
         }
@@ -269,7 +270,7 @@ impl<'a> KeyParts<'a> {
             }
             at = end;
         }
-        out
+        buf
     }
 }
 

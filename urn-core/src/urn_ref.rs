@@ -139,7 +139,7 @@ impl<'a> UrnRef<'a> {
                         if verbatim.is_none() && parts.nss_is_identity(self.nss()) {
                             KeyText::Borrowed(assigned)
                         } else {
-                            KeyText::from(parts.into_string(assigned, nss_start))
+                            KeyText::Built(parts.build(assigned, nss_start))
                         }
                     },
                 )
@@ -338,6 +338,11 @@ mod tests {
             "se-Kb:X",
             "IT:Stato",
             "ISO:iec",
+            // Longer than an inline key: == and hashing walk the pieces instead.
+            "IT:Stato:legge:2003-09-21;456:articolo-con-un-nome-molto-lungo-%2c",
+            "it:stato:LEGGE:2003-09-21;456:articolo-con-un-nome-molto-lungo-%2C",
+            "se-Kb:abcdefghijklmnopqrstuvwxyz0123456789-abcdefghijklmnopqrstuvwxyz",
+            "SE-kb:abcdefghijklmnopqrstuvwxyz0123456789-abcdefghijklmnopqrstuvwxyz",
         ];
         let mut texts = Vec::new();
         for nid in [
@@ -373,10 +378,30 @@ mod tests {
         // keys on every pair.
         let urns: Vec<UrnRef<'_>> = texts.iter().filter_map(|t| UrnRef::parse(t).ok()).collect();
         let keys: Vec<UrnKey<'_>> = urns.iter().map(UrnRef::key).collect();
+        /// Records what a value feeds its hasher.
+        #[derive(Default)]
+        struct Recorder(Vec<u8>);
+        impl Hasher for Recorder {
+            fn finish(&self) -> u64 {
+                0
+            }
+            fn write(&mut self, bytes: &[u8]) {
+                self.0.extend_from_slice(bytes);
+            }
+        }
+        let fed = |u: &UrnRef<'_>| {
+            let mut r = Recorder::default();
+            u.hash(&mut r);
+            r.0
+        };
         let mut equal_pairs = 0;
         for (a, ka) in urns.iter().zip(&keys) {
             for (b, kb) in urns.iter().zip(&keys) {
                 assert_eq!(a == b, ka == kb, "{a} vs {b}");
+                assert_eq!(a.cmp(b), ka.cmp(kb), "{a} vs {b}");
+                if a == b {
+                    assert_eq!(fed(a), fed(b), "{a} vs {b}");
+                }
                 equal_pairs += usize::from(a == b && a.as_str() != b.as_str());
             }
         }
