@@ -258,10 +258,7 @@ impl<'a> KeyParts<'a> {
             return out;
         }
         let mut buf = KeyBuf::copy_of(assigned);
-        let out = buf.as_mut_str();
-        if let Some(prefix) = out.get_mut(..nss_start) {
-            prefix.make_ascii_lowercase();
-        }
+        let out = buf.lower_head(nss_start);
         let mut at = nss_start;
         for piece in nss_pieces {
             let end = at + piece.text.len();
@@ -279,10 +276,7 @@ impl<'a> KeyParts<'a> {
 /// lower-case hex) the two digits after each `%` upper-cased.
 pub(crate) fn generic_key(assigned: &str, nss_start: usize, lower_hex: bool) -> KeyBuf {
     let mut buf = KeyBuf::copy_of(assigned);
-    let out = buf.as_mut_str();
-    if let Some(prefix) = out.get_mut(..nss_start) {
-        prefix.make_ascii_lowercase();
-    }
+    let out = buf.lower_head(nss_start);
     if lower_hex {
         // Find each '%' in the input and mend the copy's two digits.
         let bytes = assigned.as_bytes();

@@ -67,6 +67,17 @@ impl KeyBuf {
         }
     }
 
+    /// Lower-cases the first `end` bytes (`urn:` and the NID, or more where a namespace rule
+    /// says so) and hands back the whole text for further mapping.
+    #[inline]
+    pub(crate) fn lower_head(&mut self, end: usize) -> &mut str {
+        let text = self.as_mut_str();
+        if let Some(head) = text.get_mut(..end) {
+            head.make_ascii_lowercase();
+        }
+        text
+    }
+
     pub(crate) fn into_string(self) -> String {
         match self {
             KeyBuf::Inline(inline) => String::from(inline.as_str()),

@@ -133,16 +133,20 @@ impl<'a> UrnRef<'a> {
             Some(true) => KeyText::Borrowed(assigned),
             // A namespace rule may apply (`None`: the parse found the rest already normal).
             _ if rules != KeyRules::Rfc8141 && self.offsets.has_rule_nid() => {
-                namespaces::simple_v1_key(assigned, nss_start, verbatim.is_none()).unwrap_or_else(
-                    || {
-                        let parts = self.key_parts(rules);
-                        if verbatim.is_none() && parts.nss_is_identity(self.nss()) {
-                            KeyText::Borrowed(assigned)
-                        } else {
-                            KeyText::Built(parts.build(assigned, nss_start))
-                        }
-                    },
+                namespaces::simple_v1_key(
+                    assigned,
+                    nss_start,
+                    verbatim.is_none(),
+                    self.offsets.nss_has_lower_hex(),
                 )
+                .unwrap_or_else(|| {
+                    let parts = self.key_parts(rules);
+                    if verbatim.is_none() && parts.nss_is_identity(self.nss()) {
+                        KeyText::Borrowed(assigned)
+                    } else {
+                        KeyText::Built(parts.build(assigned, nss_start))
+                    }
+                })
             }
             _ => KeyText::Built(key::generic_key(
                 assigned,

@@ -19,8 +19,8 @@ pub(crate) struct Scanned {
 }
 
 /// Checks an ISBN. The common shapes (digits with single hyphens, no `X`) take a short
-/// path: the digits are gathered in one tight pass and the check digit computed over the
-/// fixed-size array; anything else (an `X`, an error to explain) takes [`scan_general`].
+/// path that gathers the digits in one tight pass; anything else (an `X`, an error to
+/// explain) takes [`scan_general`]. Both end in [`check`].
 #[inline]
 pub(crate) fn scan(nss: &str) -> Result<Scanned, Fault> {
     let mut digits = [0u32; 13];
@@ -44,34 +44,19 @@ pub(crate) fn scan(nss: &str) -> Result<Scanned, Fault> {
     if prev_hyphen || hyphens > 4 {
         return scan_general(nss);
     }
-    let valid = match digits {
-        [a, b, c, d, e, f, g, h, i, j, 0, 0, 0] if n == 10 => {
-            (10 * a + 9 * b + 8 * c + 7 * d + 6 * e + 5 * f + 4 * g + 3 * h + 2 * i + j)
-                .is_multiple_of(11)
-        }
-        [9, 7, 8 | 9, d, e, f, g, h, i, j, k, l, m] if n == 13 => {
-            (9 + 21 + digits[2] + 3 * d + e + 3 * f + g + 3 * h + i + 3 * j + k + 3 * l + m)
-                .is_multiple_of(10)
-        }
-        _ => false,
-    };
-    if valid {
-        Ok(Scanned {
-            digits: n,
-            normal: hyphens == 0,
-        })
-    } else {
-        scan_general(nss)
-    }
+    check(&digits, n, nss)?;
+    Ok(Scanned {
+        digits: n,
+        normal: hyphens == 0,
+    })
 }
 
-/// [`scan`] for every input, explaining what is wrong: sums both check-digit formulas as it
-/// goes (ISBN-10 weights 10 down to 1, ISBN-13 weights 1, 3, 1, …).
+/// [`scan`] for every input, explaining what is wrong.
 #[cold]
 fn scan_general(nss: &str) -> Result<Scanned, Fault> {
     let bytes = nss.as_bytes();
-    let (mut n, mut hyphens, mut prev_hyphen, mut lower_x) = (0u32, 0, true, false);
-    let (mut sum10, mut sum13, mut prefix) = (0u32, 0u32, 0u32);
+    let mut digits = [0u32; 13];
+    let (mut n, mut hyphens, mut prev_hyphen, mut lower_x) = (0usize, 0, true, false);
     for (i, &b) in bytes.iter().enumerate() {
         let value = if b.is_ascii_digit() {
             u32::from(b - b'0')
@@ -83,15 +68,11 @@ fn scan_general(nss: &str) -> Result<Scanned, Fault> {
             lower_x = b == b'x';
             10
         } else {
-            return Err(explain(bytes, i, n as usize, prev_hyphen));
+            return Err(explain(bytes, i, n, prev_hyphen));
         };
-        if n == 13 {
-            return Err(fault(i, "an ISBN has 10 or 13 digits"));
-        }
-        sum10 += value * 10u32.saturating_sub(n);
-        sum13 += if n % 2 == 0 { value } else { 3 * value };
-        if n < 3 {
-            prefix = prefix * 10 + value;
+        match digits.get_mut(n) {
+            Some(slot) => *slot = value,
+            None => return Err(fault(i, "an ISBN has 10 or 13 digits")),
         }
         n += 1;
         prev_hyphen = false;
@@ -99,19 +80,36 @@ fn scan_general(nss: &str) -> Result<Scanned, Fault> {
     if prev_hyphen && !nss.is_empty() {
         return Err(fault(nss.len(), "hyphens must stand between digits"));
     }
-    let check_ok = match n {
-        10 => sum10.is_multiple_of(11),
-        13 if prefix == 978 || prefix == 979 => sum13.is_multiple_of(10),
-        13 => return Err(fault(0, "an ISBN-13 starts with 978 or 979")),
-        _ => return Err(fault(nss.len(), "an ISBN has 10 or 13 digits")),
-    };
-    if !check_ok {
-        return Err(fault(nss.len() - 1, "the check digit does not match"));
-    }
+    check(&digits, n, nss)?;
     Ok(Scanned {
-        digits: n as usize,
+        digits: n,
         normal: hyphens == 0 && !lower_x,
     })
+}
+
+/// The check over the `n` gathered digits of `nss` (`X` = 10): ISBN-10 weights 10 down to 1,
+/// ISBN-13 (after the prefix 978 or 979) weights 1, 3, 1, ….
+fn check(digits: &[u32; 13], n: usize, nss: &str) -> Result<(), Fault> {
+    let ok = match *digits {
+        [a, b, c, d, e, f, g, h, i, j, 0, 0, 0] if n == 10 => {
+            (10 * a + 9 * b + 8 * c + 7 * d + 6 * e + 5 * f + 4 * g + 3 * h + 2 * i + j)
+                .is_multiple_of(11)
+        }
+        [9, 7, c @ (8 | 9), d, e, f, g, h, i, j, k, l, m] if n == 13 => {
+            (9 + 21 + c + 3 * d + e + 3 * f + g + 3 * h + i + 3 * j + k + 3 * l + m)
+                .is_multiple_of(10)
+        }
+        _ if n == 13 => return Err(fault(0, "an ISBN-13 starts with 978 or 979")),
+        _ => return Err(fault(nss.len(), "an ISBN has 10 or 13 digits")),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(fault(
+            nss.len().saturating_sub(1),
+            "the check digit does not match",
+        ))
+    }
 }
 
 /// The bytes of a valid ISBN that its key keeps: the digits, `X` in upper case.

@@ -7,7 +7,7 @@
 
 use core::fmt;
 
-use crate::key::KeyParts;
+use crate::key::{KeyParts, generic_key};
 use crate::key_text::{KeyBuf, KeyText};
 
 mod ietf;
@@ -225,55 +225,70 @@ pub(crate) fn v1_key_pieces<'a>(nid: &str, nss: &'a str, parts: &mut KeyParts<'a
 }
 
 /// The [`KeyRules::V1`](crate::KeyRules::V1) key of the assigned name `assigned` (NSS from
-/// byte `nss_start`) when its namespace is `uuid`, `isbn` or `ietf` and the NSS is valid for
-/// it — the rules that map the whole NSS at once, so the key is written in one pass without
-/// building pieces. Borrowed when the assigned name is its own key; `generic_verbatim` says
-/// whether the parse found `urn:` and the NID already in lower case. `None`: another
-/// namespace, or an NSS its rule does not apply to.
+/// byte `nss_start`) when its namespace is `uuid`, `isbn` or `ietf` — the rules that map the
+/// whole NSS at once, so the key is written in one pass without building pieces; an NSS the
+/// rule does not apply to gets the generic key. Borrowed when the assigned name is its own
+/// key. `generic_verbatim` and `lower_hex` are what the parse saw (`urn:` and the NID already
+/// in lower case and no lower-case hex; lower-case hex in the NSS). `None`: another namespace.
 #[inline]
 pub(crate) fn simple_v1_key(
     assigned: &str,
     nss_start: usize,
     generic_verbatim: bool,
+    lower_hex: bool,
 ) -> Option<KeyText<'_>> {
     let nid = assigned.get(4..nss_start.checked_sub(1)?)?;
     let nss = assigned.get(nss_start..)?;
+    let generic = || {
+        if generic_verbatim {
+            KeyText::Borrowed(assigned)
+        } else {
+            KeyText::Built(generic_key(assigned, nss_start, lower_hex))
+        }
+    };
     if nid.eq_ignore_ascii_case("uuid") {
-        let upper = uuid::scan(nss)?;
-        if generic_verbatim && !upper {
-            return Some(KeyText::Borrowed(assigned));
-        }
-        // No `%` in a UUID: the whole key is the assigned name in lower case.
-        let mut key = KeyBuf::copy_of(assigned);
-        key.as_mut_str().make_ascii_lowercase();
-        Some(KeyText::Built(key))
+        Some(match uuid::scan(nss) {
+            Some(false) if generic_verbatim => KeyText::Borrowed(assigned),
+            // No `%` in a UUID: the whole key is the assigned name in lower case.
+            Some(_) => {
+                let mut key = KeyBuf::copy_of(assigned);
+                key.lower_head(assigned.len());
+                KeyText::Built(key)
+            }
+            None => generic(),
+        })
     } else if nid.eq_ignore_ascii_case("isbn") {
-        let isbn = isbn::scan(nss).ok()?;
-        if generic_verbatim && isbn.normal {
-            return Some(KeyText::Borrowed(assigned));
-        }
-        let mut key = KeyBuf::with_capacity(9 + isbn.digits);
-        key.push_str("urn:isbn:");
-        for group in nss.split('-') {
-            key.push_str(group);
-        }
-        // Only a final `x` can be lower case.
-        key.as_mut_str().get_mut(9..)?.make_ascii_uppercase();
-        Some(KeyText::Built(key))
+        Some(match isbn::scan(nss) {
+            Ok(isbn) if generic_verbatim && isbn.normal => KeyText::Borrowed(assigned),
+            Ok(isbn) => {
+                let mut key = KeyBuf::with_capacity(9 + isbn.digits);
+                key.push_str("urn:isbn:");
+                for group in nss.split('-') {
+                    key.push_str(group);
+                }
+                // Only a final `x` can be lower case.
+                if let Some(digits) = key.as_mut_str().get_mut(9..) {
+                    digits.make_ascii_uppercase();
+                }
+                KeyText::Built(key)
+            }
+            Err(_) => generic(),
+        })
     } else if nid.eq_ignore_ascii_case("ietf") {
         // Neither form holds a `%`. RFC 2648 names are case-insensitive as a whole; `params:`
         // names keep their case (the generic rule).
-        let whole = match ietf::validate(nss).ok()? {
-            ietf::Form::Rfc2648 => assigned.len(),
-            ietf::Form::Params => nss_start,
+        let whole = match ietf::validate(nss) {
+            Ok(ietf::Form::Rfc2648) => assigned.len(),
+            Ok(ietf::Form::Params) | Err(_) => return Some(generic()),
         };
-        let normal = |s: &str| !s.bytes().any(|b| b.is_ascii_uppercase());
-        if generic_verbatim && assigned.get(nss_start..whole).is_none_or(normal) {
-            return Some(KeyText::Borrowed(assigned));
-        }
-        let mut key = KeyBuf::copy_of(assigned);
-        key.as_mut_str().get_mut(..whole)?.make_ascii_lowercase();
-        Some(KeyText::Built(key))
+        let normal = !nss.bytes().any(|b| b.is_ascii_uppercase());
+        Some(if generic_verbatim && normal {
+            KeyText::Borrowed(assigned)
+        } else {
+            let mut key = KeyBuf::copy_of(assigned);
+            key.lower_head(whole);
+            KeyText::Built(key)
+        })
     } else {
         None
     }
