@@ -39,12 +39,7 @@ impl ApiError {
     fn new(status: StatusCode, error: impl Into<String>) -> Self {
         ApiError {
             status,
-            body: InvalidItem {
-                error: error.into(),
-                field: None,
-                offset: None,
-                malformed: false,
-            },
+            body: InvalidItem::general(error),
         }
     }
 }

@@ -57,6 +57,16 @@ pub struct InvalidItem {
 }
 
 impl InvalidItem {
+    /// A problem with the request as a whole (no field, no offset).
+    pub fn general(error: impl Into<String>) -> Self {
+        InvalidItem {
+            error: error.into(),
+            field: None,
+            offset: None,
+            malformed: false,
+        }
+    }
+
     /// A bad URN in `field`: the parser's message and the byte it points at.
     pub fn in_field(
         field: impl Into<String>,
@@ -64,10 +74,9 @@ impl InvalidItem {
         offset: usize,
     ) -> Self {
         InvalidItem {
-            error: error.to_string(),
             field: Some(field.into()),
             offset: Some(offset),
-            malformed: false,
+            ..InvalidItem::general(error.to_string())
         }
     }
 }
@@ -99,15 +108,12 @@ impl NewItem {
     /// ```
     pub fn from_json(body: &[u8]) -> Result<NewItem, InvalidItem> {
         let raw: RawItem = serde_json::from_slice(body).map_err(|e| InvalidItem {
-            error: format!("invalid request body: {e}"),
-            field: None,
-            offset: None,
             malformed: e.is_syntax() || e.is_eof(),
+            ..InvalidItem::general(format!("invalid request body: {e}"))
         })?;
-        let urn = raw
-            .urn
-            .parse::<Urn>()
-            .map_err(|e| InvalidItem::in_field("urn", &e, e.offset()))?;
+        // The strings are moved into the URNs, not copied.
+        let urn =
+            Urn::try_from(raw.urn).map_err(|e| InvalidItem::in_field("urn", &e, e.offset()))?;
         let isbn = raw
             .isbn
             .map(NsUrn::try_from)

@@ -4,33 +4,13 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use diesel::{Connection, PgConnection, RunQueryDsl};
 
-/// `DATABASE_URL` if it names a PostgreSQL server. Without it the PostgreSQL tests are skipped
-/// (with a note), except under `CI=true`, where a missing database is a failure.
-pub fn postgres_url() -> Option<String> {
-    match std::env::var("DATABASE_URL") {
-        Ok(url) if url.starts_with("postgres") => Some(url),
-        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!("CI=true but DATABASE_URL does not name a PostgreSQL database")
-        }
-        _ => {
-            eprintln!("DATABASE_URL is not set: skipping the PostgreSQL tests");
-            None
-        }
-    }
-}
+#[path = "../../../urn-sql/tests/support/database.rs"]
+mod database;
 
-/// A name unique to this test and run.
-pub fn unique(test: &str) -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    format!("{test}_{}_{nanos}", std::process::id())
-}
+pub use database::{postgres_url, unique};
 
 /// A PostgreSQL schema that exists for the life of the value; its URL sets `search_path` to
 /// it, so a program pointed there creates its tables (and urn-sql's domains) inside it.
