@@ -7,6 +7,7 @@ use diesel::{PgConnection, SqliteConnection};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use urn_core::{Urn, UrnKey};
 use urn_serde::IsbnUrn;
+use urn_sql::diesel::postgres::urn_key_index;
 
 use crate::item::{Item, NewItem};
 
@@ -131,7 +132,8 @@ impl DieselStore {
             let path = url
                 .strip_prefix("sqlite://")
                 .or_else(|| url.strip_prefix("sqlite:"));
-            let mut conn = SqliteConnection::establish(path.unwrap_or(url))?;
+            // Registers urn_key_v1, which the generated key column calls.
+            let mut conn = urn_sql::diesel::sqlite::establish(path.unwrap_or(url))?;
             conn.run_pending_migrations(SQLITE_ITEMS)?;
             Ok(DieselStore::Sqlite(conn))
         }
@@ -148,8 +150,9 @@ impl DieselStore {
                     pg::items::isbn.eq(&item.isbn),
                     pg::items::see_also.eq(&item.see_also),
                 ))
-                .on_conflict(pg::items::urn_key)
-                .do_nothing()
+                // The unique index is on urn_key_index(urn_key), an expression, which diesel's
+                // on_conflict(column) cannot name; any conflict is that one here.
+                .on_conflict_do_nothing()
                 .returning(PgRow::as_returning())
                 .get_result(conn)
                 .optional()?
@@ -157,7 +160,6 @@ impl DieselStore {
             DieselStore::Sqlite(conn) => diesel::insert_into(lite::items::table)
                 .values((
                     lite::items::urn.eq(&item.urn),
-                    lite::items::urn_key.eq(item.urn.key()),
                     lite::items::title.eq(&item.title),
                     lite::items::isbn.eq(&item.isbn),
                     lite::items::see_also.eq(json_array(&item.see_also)?),
@@ -183,7 +185,7 @@ impl DieselStore {
     pub fn find(&mut self, urn: &Urn) -> QueryResult<Option<Item>> {
         match self {
             DieselStore::Postgres(conn) => Ok(pg::items::table
-                .filter(pg::items::urn_key.eq(urn.key()))
+                .filter(urn_key_index(pg::items::urn_key).eq(urn_key_index(urn.key())))
                 .select(PgRow::as_select())
                 .first(conn)
                 .optional()?

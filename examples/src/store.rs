@@ -1,7 +1,7 @@
 //! The catalog's storage through sqlx: a SQLite file (no setup) or PostgreSQL, with the
 //! migrations applied on connect. Equivalent spellings of a URN are one item: PostgreSQL
 //! computes the key in a generated column (`urn_key_v1`, from urn-sql), SQLite stores the key
-//! the application computes; a UNIQUE index on it does the rest.
+//! the registered urn_key_v1 function generates; a UNIQUE index on it does the rest.
 
 use std::borrow::Cow;
 use std::str::FromStr;
@@ -58,15 +58,15 @@ fn migration(version: i64, description: &'static str, sql: &'static str) -> Migr
 /// Statements for PostgreSQL: the key comes from the generated column.
 mod pg_sql {
     pub(super) const INSERT: &str = "INSERT INTO items (urn, title, isbn, see_also) \
-         VALUES ($1, $2, $3, $4) ON CONFLICT (urn_key) DO NOTHING \
+         VALUES ($1, $2, $3, $4) ON CONFLICT (urn_key_index(urn_key)) DO NOTHING \
          RETURNING id, urn, urn_key, title, isbn, see_also";
-    pub(super) const FIND: &str =
-        "SELECT id, urn, urn_key, title, isbn, see_also FROM items WHERE urn_key = $1";
+    pub(super) const FIND: &str = "SELECT id, urn, urn_key, title, isbn, see_also FROM items \
+         WHERE urn_key_index(urn_key) = urn_key_index($1::urn_key) AND urn_key = $1::urn_key";
 }
 
 /// Statements for SQLite: the key is bound by the application.
 mod lite_sql {
-    pub(super) const INSERT: &str = "INSERT INTO items (urn, urn_key, title, isbn, see_also) VALUES (?1, ?2, ?3, ?4, ?5) \
+    pub(super) const INSERT: &str = "INSERT INTO items (urn, title, isbn, see_also) VALUES (?1, ?2, ?3, ?4) \
          ON CONFLICT (urn_key) DO NOTHING \
          RETURNING id, urn, urn_key, title, isbn, see_also";
     pub(super) const FIND: &str =
@@ -105,6 +105,9 @@ impl Store {
             postgres_migrator().run(&pool).await?;
             Ok(Store::Postgres(pool))
         } else if url.starts_with("sqlite:") {
+            // The generated key column calls urn_key_v1: every connection needs it.
+            urn_sql::sqlite::register_functions()
+                .map_err(|e| sqlx::Error::Configuration(e.into()))?;
             let options = SqliteConnectOptions::from_str(url)?.create_if_missing(true);
             // An in-memory database lives as long as its one connection.
             let max = if url.contains(":memory:") { 1 } else { 4 };
@@ -148,7 +151,6 @@ impl Store {
             Store::Sqlite(pool) => {
                 let inserted = sqlx::query(lite_sql::INSERT)
                     .bind(&item.urn)
-                    .bind(item.urn.key())
                     .bind(&item.title)
                     .bind(&item.isbn)
                     .bind(Json(&item.see_also))
@@ -201,13 +203,10 @@ mod tests {
     /// The SQLite migration carries urn-sql's guards verbatim, so it cannot drift from them.
     #[test]
     fn sqlite_migration_uses_the_urn_sql_guards() {
-        for guard in [
-            urn_sql::sqlite::urn_guard("\"urn\""),
-            urn_sql::sqlite::key_guard("\"urn_key\"", "\"urn\""),
-            urn_sql::sqlite::urn_guard("\"isbn\""),
-        ] {
-            assert!(SQLITE_ITEMS.contains(&guard), "missing guard {guard}");
-        }
-        assert!(POSTGRES_ITEMS.contains("GENERATED ALWAYS AS (urn_key_v1(urn)) STORED UNIQUE"));
+        let guards = urn_sql::sqlite::urn_guards("\"urn\"");
+        assert!(SQLITE_ITEMS.contains(&guards), "missing guards {guards}");
+        assert!(SQLITE_ITEMS.contains("GENERATED ALWAYS AS (urn_key_v1(\"urn\")) STORED UNIQUE"));
+        assert!(POSTGRES_ITEMS.contains("GENERATED ALWAYS AS (urn_key_v1(urn)) STORED NOT NULL"));
+        assert!(POSTGRES_ITEMS.contains("ON items (urn_key_index(urn_key))"));
     }
 }

@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
-use urn_core::{ParseOptions, Syntax, UrnRef};
+use urn_core::{ParseOptions, UrnRef};
 
 use crate::input::{self, Input, LineFormat};
 
@@ -65,8 +65,11 @@ fn inspect_record(input: &Input, options: &ParseOptions) -> Value {
 }
 
 /// `urn inspect`: one JSON object per input.
-pub(crate) fn inspect(args: &[String], syntax: Syntax, stdin_json: bool) -> io::Result<ExitCode> {
-    let options = ParseOptions::new().syntax(syntax);
+pub(crate) fn inspect(
+    args: &[String],
+    options: ParseOptions,
+    stdin_json: bool,
+) -> io::Result<ExitCode> {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut any_bad = false;
     input::for_each(args, format(stdin_json), |input| {
@@ -83,11 +86,10 @@ pub(crate) fn inspect(args: &[String], syntax: Syntax, stdin_json: bool) -> io::
 /// stderr. Returns whether any was invalid.
 fn for_each_valid(
     args: &[String],
-    syntax: Syntax,
+    options: ParseOptions,
     stdin_json: bool,
     mut each: impl FnMut(UrnRef<'_>) -> io::Result<()>,
 ) -> io::Result<bool> {
-    let options = ParseOptions::new().syntax(syntax);
     let mut any_bad = false;
     let mut err = io::stderr().lock();
     input::for_each(args, format(stdin_json), |input| {
@@ -104,9 +106,13 @@ fn for_each_valid(
 }
 
 /// `urn key`: the canonical key of each input.
-pub(crate) fn key(args: &[String], syntax: Syntax, stdin_json: bool) -> io::Result<ExitCode> {
+pub(crate) fn key(
+    args: &[String],
+    options: ParseOptions,
+    stdin_json: bool,
+) -> io::Result<ExitCode> {
     let mut out = BufWriter::new(io::stdout().lock());
-    let any_bad = for_each_valid(args, syntax, stdin_json, |urn| {
+    let any_bad = for_each_valid(args, options, stdin_json, |urn| {
         writeln!(out, "{}", urn.key())
     })?;
     out.flush()?;
@@ -114,10 +120,14 @@ pub(crate) fn key(args: &[String], syntax: Syntax, stdin_json: bool) -> io::Resu
 }
 
 /// `urn dedup`: the first input of each key, in order. Holds only the set of keys seen.
-pub(crate) fn dedup(args: &[String], syntax: Syntax, stdin_json: bool) -> io::Result<ExitCode> {
+pub(crate) fn dedup(
+    args: &[String],
+    options: ParseOptions,
+    stdin_json: bool,
+) -> io::Result<ExitCode> {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut seen = HashSet::new();
-    let any_bad = for_each_valid(args, syntax, stdin_json, |urn| {
+    let any_bad = for_each_valid(args, options, stdin_json, |urn| {
         if seen.insert(urn.key().into_string()) {
             writeln!(out, "{}", urn.as_str())?;
         }
@@ -128,14 +138,17 @@ pub(crate) fn dedup(args: &[String], syntax: Syntax, stdin_json: bool) -> io::Re
 }
 
 /// `urn check`: silence for valid inputs, `line N: <message>` for invalid ones.
-pub(crate) fn check(args: &[String], syntax: Syntax, stdin_json: bool) -> io::Result<ExitCode> {
-    let any_bad = for_each_valid(args, syntax, stdin_json, |_| Ok(()))?;
+pub(crate) fn check(
+    args: &[String],
+    options: ParseOptions,
+    stdin_json: bool,
+) -> io::Result<ExitCode> {
+    let any_bad = for_each_valid(args, options, stdin_json, |_| Ok(()))?;
     Ok(exit(any_bad))
 }
 
 /// `urn eq A B`: 0 when equivalent, 1 when not, 2 when either is invalid.
-pub(crate) fn eq(a: &str, b: &str, syntax: Syntax) -> io::Result<ExitCode> {
-    let options = ParseOptions::new().syntax(syntax);
+pub(crate) fn eq(a: &str, b: &str, options: ParseOptions) -> io::Result<ExitCode> {
     let mut err = io::stderr().lock();
     let mut parsed = Vec::with_capacity(2);
     for (n, text) in [a, b].into_iter().enumerate() {

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use urn_core::Syntax;
+use urn_core::{ParseOptions, Syntax};
 
 /// Work with URNs (RFC 8141; RFC 2141 with --syntax rfc2141).
 ///
@@ -62,7 +62,7 @@ enum Command {
     /// Print the SQL that makes a database deduplicate equivalent URNs (domains, key function,
     /// the table pattern as a commented example).
     #[command(after_help = "Example:\n  \
-        $ urn sql --dialect postgres | psql \"$DATABASE_URL\"\n  \
+        $ urn sql --dialect postgres | psql -v ON_ERROR_STOP=1 \"$DATABASE_URL\"\n  \
         $ urn sql --dialect sqlite")]
     Sql {
         /// The database to write for.
@@ -91,12 +91,16 @@ enum DialectName {
     Sqlite,
 }
 
-/// The grammar option shared by every subcommand.
+/// The parsing options shared by every subcommand.
 #[derive(Args, Debug, Clone, Copy)]
 struct SyntaxArg {
     /// The grammar to parse with.
     #[arg(long, value_enum, default_value_t = SyntaxName::Rfc8141)]
     syntax: SyntaxName,
+    /// Reject inputs longer than this many bytes. Default: no limit (RFC 8141 sets none);
+    /// the libraries and databases cap at 65536 (urn_core::DEFAULT_MAX_LEN).
+    #[arg(long, value_name = "BYTES")]
+    max_len: Option<usize>,
 }
 
 /// Inputs and options shared by the streaming subcommands.
@@ -117,11 +121,16 @@ enum SyntaxName {
     Rfc2141,
 }
 
-impl From<SyntaxArg> for Syntax {
-    fn from(arg: SyntaxArg) -> Syntax {
-        match arg.syntax {
+impl From<SyntaxArg> for ParseOptions {
+    fn from(arg: SyntaxArg) -> ParseOptions {
+        let syntax = match arg.syntax {
             SyntaxName::Rfc8141 => Syntax::Rfc8141,
             SyntaxName::Rfc2141 => Syntax::Rfc2141,
+        };
+        let options = ParseOptions::unlimited().syntax(syntax);
+        match arg.max_len {
+            Some(max) => options.max_len(max),
+            None => options,
         }
     }
 }

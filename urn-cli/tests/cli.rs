@@ -272,11 +272,14 @@ fn sql_prints_the_ddl_for_each_dialect() {
         urn_sql::ddl(urn_sql::Dialect::Postgres).trim_end()
     );
     assert!(text.contains("CREATE DOMAIN urn AS text"));
-    assert!(text.contains("CREATE FUNCTION urn_key_v1(u urn)"));
+    assert!(text.contains("CREATE OR REPLACE FUNCTION urn_key_v1(u urn)"));
+    assert!(text.starts_with("BEGIN;\n") && text.contains("\nCOMMIT;\n"));
     assert!(text.contains("-- CREATE TABLE items ("));
     let lite = urn(&["sql", "--dialect", "sqlite"], b"");
     assert_eq!(lite.status.code(), Some(0));
-    assert!(stdout(&lite).contains("\"urn_key\" TEXT NOT NULL UNIQUE CHECK"));
+    assert!(stdout(&lite).contains(
+        "\"urn_key\" TEXT NOT NULL GENERATED ALWAYS AS (urn_key_v1(\"urn\")) STORED UNIQUE"
+    ));
     let bad = urn(&["sql", "--dialect", "mysql"], b"");
     assert_eq!(bad.status.code(), Some(2));
     assert!(
@@ -328,4 +331,25 @@ fn schema_prints_the_documents() {
             .code(),
         Some(2)
     );
+}
+
+#[test]
+fn any_length_by_default_and_max_len_caps() {
+    // RFC 8141 sets no length limit: a 10 KB and a 100 KB URN are valid for the CLI.
+    for n in [10_000, 100_000] {
+        let long = format!("urn:example:{}", "a".repeat(n));
+        let o = urn(&["inspect", &long], b"");
+        assert_eq!(o.status.code(), Some(0), "{n}: {}", stdout(&o));
+        assert_eq!(json_lines(&o)[0]["valid"], true);
+        let o = urn(&["check"], format!("{long}\n").as_bytes());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let o = urn(&["check", "--max-len", "20", "urn:example:abcdefghij"], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "argument 1: invalid URN: longer than the maximum of 20 bytes (byte 20)"
+    );
+    let o = urn(&["key", "--max-len", "65536", "urn:example:Ab"], b"");
+    assert_eq!(stdout(&o), "urn:example:Ab\n");
 }

@@ -5,12 +5,26 @@ use crate::error::{Component, ErrorKind, ParseError};
 use crate::key::KeyRules;
 use crate::namespaces;
 
-/// The longest input [`Urn::parse`](crate::Urn::parse) accepts by default: 8 KiB.
+/// The longest input [`Urn::parse`](crate::Urn::parse) accepts by default: 64 KiB (65,536
+/// bytes, the limit `http::Uri` uses).
 ///
-/// The RFCs set no limit beyond the 32-character NID; this cap keeps hostile input from
-/// costing unbounded memory and time. A longer input is an [`ErrorKind::TooLong`] error,
-/// never truncated. Change it with [`ParseOptions::max_len`].
-pub const DEFAULT_MAX_LEN: usize = 8 * 1024;
+/// RFC 8141 sets no limit beyond the 32-character NID. This cap is the workspace's one length
+/// policy: the parser, serde, the JSON Schemas (`maxLength`) and both SQL dialects (the
+/// PostgreSQL `urn_length` constraint, the SQLite `urn_length` guard) accept the same
+/// 65,536 bytes, and every URN up to it can be stored, deduplicated and found. A longer input
+/// is an [`ErrorKind::TooLong`] error, never truncated. Choose another cap (smaller for an
+/// API, or [`ParseOptions::unlimited`]) with [`ParseOptions::max_len`]; the `urn` CLI has no
+/// cap unless given `--max-len`.
+///
+/// ```
+/// use urn_core::{DEFAULT_MAX_LEN, ErrorKind, ParseOptions, Urn};
+/// let long = format!("urn:example:{}", "a".repeat(DEFAULT_MAX_LEN - 12));
+/// assert!(Urn::parse(&long).is_ok());
+/// let longer = format!("{long}b");
+/// assert_eq!(Urn::parse(&longer).unwrap_err().kind(), ErrorKind::TooLong { max: 65_536 });
+/// assert!(ParseOptions::unlimited().parse(&longer).is_ok());
+/// ```
+pub const DEFAULT_MAX_LEN: usize = 64 * 1024;
 
 /// Which grammar to parse with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -61,6 +75,12 @@ impl ParseOptions {
     pub const fn syntax(mut self, syntax: Syntax) -> Self {
         self.syntax = syntax;
         self
+    }
+
+    /// RFC 8141 with no length cap beyond what a `Urn` can index (`u32::MAX` bytes), for
+    /// tools that read data rather than guard an API (the `urn` CLI parses this way).
+    pub const fn unlimited() -> Self {
+        Self::new().max_len(usize::MAX)
     }
 
     /// Sets the maximum input length in bytes (at most `u32::MAX`).

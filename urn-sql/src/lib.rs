@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
-#![forbid(unsafe_code)]
+// Unsafe code is denied everywhere except the SQLite function bindings (FFI), which say why
+// they are sound.
+#![deny(unsafe_code)]
 
 #[cfg(any(feature = "diesel-postgres", feature = "diesel-sqlite"))]
 pub mod diesel;
@@ -18,7 +20,7 @@ pub use urn_core::*;
 /// The DDL `urn sql --dialect …` prints for `dialect`.
 ///
 /// ```
-/// assert!(urn_sql::ddl(urn_sql::Dialect::Postgres).contains("CREATE FUNCTION urn_key_v1(u urn)"));
+/// assert!(urn_sql::ddl(urn_sql::Dialect::Postgres).contains("CREATE OR REPLACE FUNCTION urn_key_v1(u urn)"));
 /// assert!(urn_sql::ddl(urn_sql::Dialect::Sqlite).contains("CREATE TABLE \"items\""));
 /// ```
 pub fn ddl(dialect: Dialect) -> String {

@@ -71,6 +71,7 @@ struct LiteThing {
     #[diesel(skip_insertion)]
     id: i64,
     urn: Urn,
+    #[diesel(skip_insertion)]
     urn_key: UrnKey<'static>,
     isbn: Option<IsbnUrn>,
 }
@@ -105,9 +106,14 @@ fn postgres_with_diesel() {
         "CREATE TABLE things (
            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
            urn urn NOT NULL,
-           urn_key urn_key GENERATED ALWAYS AS (urn_key_v1(urn)) STORED UNIQUE,
+           urn_key urn_key GENERATED ALWAYS AS (urn_key_v1(urn)) STORED NOT NULL,
            isbn urn,
            see_also urn[] NOT NULL DEFAULT '{}')",
+    )
+    .execute(&mut conn)
+    .unwrap();
+    diesel::sql_query(
+        "CREATE UNIQUE INDEX things_urn_key_unique ON things (urn_key_index(urn_key))",
     )
     .execute(&mut conn)
     .unwrap();
@@ -120,11 +126,10 @@ fn postgres_with_diesel() {
         .unwrap();
     assert_eq!(stored.urn_key.as_str(), "urn:example:a%2Cb");
     assert!(stored.see_also[1].eq_text(&first.see_also[1]));
-    // An equivalent spelling conflicts on the generated key: nothing inserted.
+    // An equivalent spelling conflicts on the generated key's unique index: nothing inserted.
     let n = diesel::insert_into(pg::things::table)
         .values(&thing("URN:EXAMPLE:a%2Cb#f"))
-        .on_conflict(pg::things::urn_key)
-        .do_nothing()
+        .on_conflict_do_nothing()
         .execute(&mut conn)
         .unwrap();
     assert_eq!(n, 0);
@@ -202,6 +207,13 @@ fn postgres_with_diesel() {
 }
 
 #[derive(QueryableByName, Debug)]
+struct UrnRow {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    #[allow(dead_code)]
+    urn: Urn,
+}
+
+#[derive(QueryableByName, Debug)]
 struct IsbnRow {
     #[diesel(sql_type = diesel::sql_types::Text)]
     #[allow(dead_code)]
@@ -218,7 +230,8 @@ fn sqlite_with_diesel() {
             .to_string(),
     ] {
         let _ = std::fs::remove_file(&path);
-        let mut conn = SqliteConnection::establish(&path).unwrap();
+        // Registers urn_key_v1 (the generated key column calls it), then connects.
+        let mut conn: SqliteConnection = urn_sql::diesel::sqlite::establish(&path).unwrap();
         let table = UrnTable::new("things").unwrap();
         let ddl = table
             .create_sql(Dialect::Sqlite)
@@ -276,7 +289,45 @@ fn sqlite_with_diesel() {
         .unwrap()
         .unwrap();
         assert_eq!(found.id, got.id);
-        // A corrupted key (written around the guards' reach is impossible, so use a raw select).
+        // A row another client writes gets its key from the same function ...
+        diesel::sql_query(
+            "INSERT INTO things (urn) VALUES ('URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6')",
+        )
+        .execute(&mut conn)
+        .unwrap();
+        let key: UrnKey<'static> = lite::things::table
+            .select(lite::things::urn_key)
+            .order(lite::things::id.desc())
+            .first(&mut conn)
+            .unwrap();
+        assert_eq!(
+            key.as_str(),
+            "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"
+        );
+        // ... and a corrupt row in a table without the generated key is a row-level error:
+        // load_iter yields the other rows.
+        diesel::sql_query("CREATE TABLE loose (id INTEGER PRIMARY KEY, urn TEXT NOT NULL)")
+            .execute(&mut conn)
+            .unwrap();
+        diesel::sql_query(
+            "INSERT INTO loose (urn) VALUES ('urn:ex:a'), ('urn:x:bad'), ('urn:ex:c')",
+        )
+        .execute(&mut conn)
+        .unwrap();
+        let rows: Vec<QueryResult<UrnRow>> = diesel::sql_query("SELECT urn FROM loose ORDER BY id")
+            .load_iter::<UrnRow, diesel::connection::DefaultLoadingMode>(&mut conn)
+            .unwrap()
+            .collect();
+        assert_eq!(rows.len(), 3);
+        assert!(rows[0].is_ok() && rows[2].is_ok());
+        assert!(
+            rows[1]
+                .as_ref()
+                .unwrap_err()
+                .to_string()
+                .contains(r#"stored value "urn:x:bad""#)
+        );
+        // A corrupted value (written around the guards' reach is impossible, so use a raw select).
         let err = diesel::sql_query("SELECT 'urn:isbn:12' AS urn")
             .load::<IsbnRow>(&mut conn)
             .unwrap_err();

@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use diesel::{Connection, RunQueryDsl, SqliteConnection};
+use diesel::RunQueryDsl;
 use serde::{Deserialize, Serialize};
 use urn_core::{KeyRules, Syntax, Urn, UrnRef, decode_nss, encode_nss};
 use urn_serde::IsbnUrn;
@@ -140,7 +140,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     println!("\n7. Storage: equivalent spellings become one row (embedded SQLite, diesel)");
-    let mut db = SqliteConnection::establish(":memory:")?;
+    let mut db = urn_sql::diesel::sqlite::establish(":memory:")?;
     let table = UrnTable::new("books")?;
     diesel::sql_query(table.create_sql(Dialect::Sqlite)).execute(&mut db)?;
     for text in [

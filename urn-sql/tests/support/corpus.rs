@@ -151,9 +151,72 @@ pub fn generated_inputs() -> Vec<String> {
             }
         }
     }
-    out.push(format!("urn:example:{}", "a".repeat(8192 - 12)));
-    out.push(format!("urn:example:{}", "a".repeat(8192 - 11)));
+    // The length policy's edge: 65,536 bytes is valid, one more is not.
+    out.push(format!("urn:example:{}", "a".repeat(65_536 - 12)));
+    out.push(format!("urn:example:{}", "a".repeat(65_536 - 11)));
     out.push(format!("urn:{}:a", "a".repeat(32)));
     out.push(format!("urn:{}:a", "a".repeat(33)));
+    out.extend(long_urns().into_iter().map(|(text, _)| text));
+    out
+}
+
+/// The lengths the storage tests use: around the 2,704-byte btree entry limit, past the old
+/// 8 KiB cap, and near the 64 KiB one.
+pub const LONG_LENGTHS: [usize; 4] = [2_600, 2_800, 8_000, 60_000];
+
+/// Valid URNs of exactly [`LONG_LENGTHS`] bytes whose NSS is random (incompressible: pglz and
+/// TOAST cannot shrink them below the btree limit), each paired with a different spelling of
+/// the same URN (upper-case scheme and NID, the other case of every `%XX`, a component added).
+pub fn long_urns() -> Vec<(String, String)> {
+    const CHARS: &[u8] =
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/";
+    const HEX: &[u8] = b"0123456789abcdefABCDEF";
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |n: usize| {
+        // xorshift64*: deterministic, so a failure reproduces.
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    };
+    LONG_LENGTHS
+        .iter()
+        .map(|&len| {
+            let mut text = String::from("urn:example:x");
+            while text.len() < len {
+                if next(12) == 0 && text.len() + 3 <= len {
+                    text.push('%');
+                    text.push(char::from(HEX[next(HEX.len())]));
+                    text.push(char::from(HEX[next(HEX.len())]));
+                } else {
+                    text.push(char::from(CHARS[next(CHARS.len())]));
+                }
+            }
+            let respelled = format!(
+                "URN:EXAMPLE:{}#respelled",
+                swap_hex_case(&text["urn:example:".len()..])
+            );
+            (text, respelled)
+        })
+        .collect()
+}
+
+/// `s` with the letters of every `%XX` in the other case.
+fn swap_hex_case(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut hex_left = 0;
+    for c in s.chars() {
+        if hex_left > 0 {
+            hex_left -= 1;
+            out.push(if c.is_ascii_lowercase() {
+                c.to_ascii_uppercase()
+            } else {
+                c.to_ascii_lowercase()
+            });
+        } else {
+            hex_left = if c == '%' { 2 } else { 0 };
+            out.push(c);
+        }
+    }
     out
 }

@@ -1,5 +1,5 @@
 //! Shared by the database tests: where the databases are, and the test inputs.
-#![allow(dead_code, unreachable_pub)]
+#![allow(dead_code, unreachable_pub, unused_imports)]
 
 pub mod corpus;
 mod database;
