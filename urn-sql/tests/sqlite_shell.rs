@@ -1,0 +1,123 @@
+//! Other programs: the `sqlite3` shell with and without the `urn-sqlite-ext` loadable extension,
+//! on a table made by `urn_sql::sqlite::table_sql`. With the extension it writes the same keys as
+//! `Urn::key()` and refuses invalid URNs with the parser's message; without it, it can read the
+//! table but not write it. Needs the `sqlite3` shell and the built extension (`.ci/run` builds
+//! it: `cargo build --release --manifest-path urn-sqlite-ext/Cargo.toml`); skipped without them,
+//! a failure under `CI=true`.
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod support;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use urn_sql::{Urn, UrnTable};
+
+fn missing(what: &str) -> bool {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("CI=true but {what} is missing");
+    }
+    eprintln!("{what} is missing: skipping the sqlite3 shell test");
+    true
+}
+
+/// Runs `sql` in the `sqlite3` shell on `db`; returns (stdout, stderr).
+fn shell(db: &std::path::Path, sql: &str) -> (String, String) {
+    let mut child = Command::new("sqlite3")
+        .arg("-batch")
+        .arg(db)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(sql.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn the_sqlite3_shell_writes_through_the_loadable_extension_and_only_reads_without_it() {
+    let extension = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../urn-sqlite-ext/target/release/liburn_sqlite_ext.so");
+    if Command::new("sqlite3").arg("-version").output().is_err() && missing("the sqlite3 shell") {
+        return;
+    }
+    if !extension.exists() && missing(&format!("{}", extension.display())) {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("urn-sql-shell-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("items.db");
+    let load = format!(".load {}\n", extension.with_extension("").display());
+    let table = urn_sql::sqlite::table_sql(&UrnTable::new("items").unwrap());
+
+    // The shell computes the same keys as Rust for every valid test vector.
+    let valid: Vec<Urn> = support::corpus::vector_inputs()
+        .iter()
+        .filter_map(|s| Urn::parse(s).ok())
+        .filter(|u| !u.as_str().contains('\n'))
+        .collect();
+    let mut script = format!("{load}{table}");
+    for urn in &valid {
+        script.push_str(&format!(
+            "SELECT urn_key_v1('{}');\n",
+            urn.as_str().replace('\'', "''")
+        ));
+    }
+    let (out, err) = shell(&db, &script);
+    assert!(err.is_empty(), "{err}");
+    let keys: Vec<&str> = out.lines().collect();
+    let expected: Vec<String> = valid.iter().map(|u| u.key().into_string()).collect();
+    assert_eq!(keys, expected);
+    assert!(valid.len() > 50);
+
+    // Writes: the right key, duplicates refused, the parser's message for an invalid URN.
+    let (out, err) = shell(
+        &db,
+        &format!(
+            "{load}INSERT INTO items (urn) VALUES ('URN:ISBN:0-395-36341-1');\n\
+             INSERT INTO items (urn) VALUES ('urn:isbn:0395363411#p4');\n\
+             INSERT INTO items (urn) VALUES ('urn:example:a%zz');\n\
+             INSERT INTO items (urn, urn_key) VALUES ('urn:example:a', 'urn:example:b');\n\
+             SELECT urn, urn_key FROM items;\n"
+        ),
+    );
+    assert_eq!(out, "URN:ISBN:0-395-36341-1|urn:isbn:0395363411\n");
+    assert!(
+        err.contains("UNIQUE constraint failed: items.urn_key"),
+        "{err}"
+    );
+    assert!(
+        err.contains("invalid URN: '%' at byte 13 in the NSS must be followed by two hex digits"),
+        "{err}"
+    );
+    assert!(err.contains("cannot INSERT into generated column"), "{err}");
+
+    // Without the extension: reading works, writing is refused rather than done wrong.
+    let (out, err) = shell(
+        &db,
+        "SELECT urn_key FROM items;\nINSERT INTO items (urn) VALUES ('urn:example:x');\n",
+    );
+    assert_eq!(out, "urn:isbn:0395363411\n");
+    assert!(err.contains("urn_key_v1"), "{err}");
+    let (out, _) = shell(&db, "SELECT count(*) FROM items;\n");
+    assert_eq!(out, "1\n");
+    std::fs::remove_dir_all(dir).unwrap();
+}
