@@ -1,7 +1,7 @@
 //! The sqlx compile-time macro recipe (`examples/src/bin/sqlx_macros.rs`): it compiles from the
 //! committed query data, and runs against PostgreSQL (skipped without `DATABASE_URL`, a
 //! failure under `CI=true`).
-#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod support;
 
