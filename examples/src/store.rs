@@ -200,12 +200,12 @@ impl Store {
 mod tests {
     use super::*;
 
-    /// The SQLite migration carries urn-sql's guards verbatim, so it cannot drift from them.
+    /// The SQLite migration starts with urn-sql's keyed table verbatim, so it cannot drift.
     #[test]
-    fn sqlite_migration_uses_the_urn_sql_guards() {
-        let guards = urn_sql::sqlite::urn_guards("\"urn\"");
-        assert!(SQLITE_ITEMS.contains(&guards), "missing guards {guards}");
-        assert!(SQLITE_ITEMS.contains("GENERATED ALWAYS AS (urn_key_v1(\"urn\")) STORED UNIQUE"));
+    fn sqlite_migration_uses_the_urn_sql_table() {
+        let table = urn_sql::sqlite::table_sql(&urn_sql::UrnTable::new("items").unwrap());
+        let columns = table.trim_end().trim_end_matches(");").trim_end();
+        assert!(SQLITE_ITEMS.contains(&format!("{columns},\n")), "{columns}");
         assert!(POSTGRES_ITEMS.contains("GENERATED ALWAYS AS (urn_key_v1(urn)) STORED NOT NULL"));
         assert!(POSTGRES_ITEMS.contains("ON items (urn_key_index(urn_key))"));
     }

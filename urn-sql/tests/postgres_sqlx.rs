@@ -531,6 +531,49 @@ async fn long_urns_are_stored_once_and_found_by_any_spelling() {
     db.drop_schema().await;
 }
 
+/// `urn_key_index` is the key up to 2,048 bytes and `sha256:` plus the hex digest of the key's
+/// UTF-8 bytes beyond, whatever the session's client encoding; and it is inlined into the
+/// expressions that use it (a function call per inserted row cost ~2.5 us).
+#[tokio::test]
+async fn urn_key_index_is_the_key_or_its_digest_and_is_inlined() {
+    let Some(db) = Db::new("key_index").await else {
+        return;
+    };
+    let mut conn = db.pool.acquire().await.unwrap();
+    conn.execute("SET client_encoding = 'LATIN1'")
+        .await
+        .unwrap();
+    for (text, _) in support::corpus::long_urns()
+        .into_iter()
+        .chain([("urn:example:short".to_owned(), String::new())])
+    {
+        let key = text.parse::<Urn>().unwrap().key().as_str().to_owned();
+        let (index, expected): (String, String) = sqlx::query_as(
+            "SELECT urn_key_index($1::urn_key), \
+                    CASE WHEN octet_length($1) <= 2048 THEN $1 \
+                         ELSE 'sha256:' || encode(sha256(convert_to($1, 'UTF8')), 'hex') END",
+        )
+        .bind(&key)
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+        assert_eq!(index, expected, "{} bytes", key.len());
+    }
+    conn.execute("CREATE TABLE inlined (urn_key urn_key)")
+        .await
+        .unwrap();
+    let plan: Vec<String> =
+        sqlx::query_scalar("EXPLAIN VERBOSE SELECT urn_key_index(urn_key) FROM inlined")
+            .fetch_all(&mut *conn)
+            .await
+            .unwrap();
+    let plan = plan.join("\n");
+    assert!(!plan.contains("urn_key_index("), "not inlined:\n{plan}");
+    assert!(plan.contains("sha256"), "{plan}");
+    drop(conn);
+    db.drop_schema().await;
+}
+
 /// The partitioned layout deduplicates like the plain one, finds by any spelling, and refuses
 /// an index column that is not its key's.
 #[tokio::test]
