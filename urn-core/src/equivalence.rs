@@ -8,7 +8,8 @@
 use core::cmp::Ordering;
 use core::hash::Hasher;
 
-use crate::key::{self, KeyRules};
+use crate::key_parts::{self, nss_eq_generic};
+use crate::key_rules::KeyRules;
 use crate::key_text::INLINE;
 use crate::{UrnRef, namespaces};
 
@@ -63,35 +64,6 @@ fn builds_inline(u: &UrnRef<'_>) -> bool {
     (u.offsets().nss_end as usize) < INLINE
 }
 
-/// Whether two NSSs of valid URNs are equal under RFC 8141 section 3: byte for byte, except
-/// that the hex digits of `%XX` compare case-insensitively (the case mapping never changes a
-/// length, and `%` starts a triplet in both).
-pub(crate) fn nss_eq_generic(p: &str, q: &str) -> bool {
-    let (p, q) = (p.as_bytes(), q.as_bytes());
-    if p.len() != q.len() {
-        return false;
-    }
-    let mut i = 0;
-    while let (Some(&c), Some(&d)) = (p.get(i), q.get(i)) {
-        if c != d {
-            return false;
-        }
-        if c == b'%' {
-            let same = match (p.get(i + 1..i + 3), q.get(i + 1..i + 3)) {
-                (Some(h), Some(k)) => h.eq_ignore_ascii_case(k),
-                _ => false,
-            };
-            if !same {
-                return false;
-            }
-            i += 3;
-        } else {
-            i += 1;
-        }
-    }
-    true
-}
-
 #[inline]
 pub(crate) fn cmp(a: &UrnRef<'_>, b: &UrnRef<'_>) -> Ordering {
     if a.offsets().surely_verbatim(RULES) && b.offsets().surely_verbatim(RULES) {
@@ -106,10 +78,10 @@ pub(crate) fn cmp(a: &UrnRef<'_>, b: &UrnRef<'_>) -> Ordering {
 #[inline]
 pub(crate) fn hash<H: Hasher>(a: &UrnRef<'_>, state: &mut H) {
     if a.offsets().surely_verbatim(RULES) {
-        key::hash_slice(a.assigned_name().as_bytes(), state);
+        key_parts::hash_slice(a.assigned_name().as_bytes(), state);
     } else if builds_inline(a) {
-        key::hash_slice(a.key().as_str().as_bytes(), state);
+        key_parts::hash_slice(a.key().as_str().as_bytes(), state);
     } else {
-        key::hash_key(a.key_parts(RULES).bytes(), state);
+        key_parts::hash_key(a.key_parts(RULES).bytes(), state);
     }
 }

@@ -42,6 +42,8 @@ mod equivalence;
 mod error;
 mod integrations;
 mod key;
+mod key_parts;
+mod key_rules;
 mod key_text;
 mod namespaces;
 mod ns_urn;
@@ -54,7 +56,8 @@ mod urn_ref;
 pub use builder::UrnBuilder;
 pub use encoding::{DecodeError, DecodeErrorKind, decode_nss, encode_nss};
 pub use error::{Component, ErrorKind, ParseError};
-pub use key::{KeyRules, UrnKey};
+pub use key::UrnKey;
+pub use key_rules::KeyRules;
 pub use namespaces::{KnownNamespace, NamespaceError};
 pub use ns_urn::{
     ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, Namespace, NsUrn, NsUrnError, NssError, OidUrn, UuidUrn,

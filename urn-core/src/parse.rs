@@ -2,7 +2,7 @@
 
 use crate::chars::{self, HEX, KEEP_LOWER, NID, NSS, PLAIN, QF, TRANS_2141};
 use crate::error::{Component, ErrorKind, ParseError};
-use crate::key::KeyRules;
+use crate::key_rules::KeyRules;
 use crate::namespaces;
 
 /// The longest input [`Urn::parse`](crate::Urn::parse) accepts by default: 64 KiB (65,536
@@ -103,16 +103,7 @@ impl ParseOptions {
         self.max_len
     }
 
-    /// Parses into an owned [`Urn`](crate::Urn) (one allocation: the copy of the text).
-    pub fn parse(&self, input: &str) -> Result<crate::Urn, ParseError> {
-        self.parse_ref(input).map(|urn| urn.to_owned())
-    }
-
-    /// Parses into a borrowed [`UrnRef`](crate::UrnRef) (no allocation).
-    pub fn parse_ref<'a>(&self, input: &'a str) -> Result<crate::UrnRef<'a>, ParseError> {
-        let offsets = parse(input, self)?;
-        Ok(crate::UrnRef::from_parts(input, offsets))
-    }
+    // `parse` and `parse_ref` are in urn_ref.rs: the grammar knows nothing of the URN types.
 }
 
 /// Where the components of a parsed URN lie in its text, plus what the parse learned

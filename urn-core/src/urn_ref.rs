@@ -7,7 +7,9 @@ use core::hash::{Hash, Hasher};
 
 use crate::encoding::{self, DecodeError};
 use crate::error::ParseError;
-use crate::key::{self, HexSeen, KeyParts, KeyRules, UrnKey};
+use crate::key::{self, UrnKey};
+use crate::key_parts::{self, HexSeen, KeyParts};
+use crate::key_rules::KeyRules;
 use crate::key_text::KeyText;
 use crate::namespaces::{self, KnownNamespace, NamespaceError};
 use crate::parse::{Offsets, ParseOptions, Syntax};
@@ -148,7 +150,7 @@ impl<'a> UrnRef<'a> {
                     }
                 })
             }
-            _ => KeyText::Built(key::generic_key(
+            _ => KeyText::Built(key_parts::generic_key(
                 assigned,
                 nss_start,
                 self.offsets.nss_has_lower_hex(),
@@ -173,7 +175,7 @@ impl<'a> UrnRef<'a> {
         } else {
             HexSeen::None
         };
-        KeyParts::of(self.nid(), self.nss(), rules, hex)
+        key::parts_of(self.nid(), self.nss(), rules, hex)
     }
 
     /// The NSS percent-decoded (borrowed when it holds no `%`); an error when the decoded
@@ -301,6 +303,21 @@ impl<'a> From<&'a Urn> for UrnRef<'a> {
 impl PartialEq<Urn> for UrnRef<'_> {
     fn eq(&self, other: &Urn) -> bool {
         equivalence::eq(self, &other.as_urn_ref())
+    }
+}
+
+/// The URN types built from options; here rather than in `parse`, so the grammar does not
+/// depend on the types built on it.
+impl ParseOptions {
+    /// Parses into an owned [`Urn`] (one allocation: the copy of the text).
+    pub fn parse(&self, input: &str) -> Result<Urn, ParseError> {
+        self.parse_ref(input).map(|urn| urn.to_owned())
+    }
+
+    /// Parses into a borrowed [`UrnRef`] (no allocation).
+    pub fn parse_ref<'a>(&self, input: &'a str) -> Result<UrnRef<'a>, ParseError> {
+        let offsets = crate::parse::parse(input, self)?;
+        Ok(UrnRef::from_parts(input, offsets))
     }
 }
 

@@ -1,7 +1,7 @@
 //! `urn:ietf:` (RFC 2648, with `params` from RFC 3553).
 
 use super::{Fault, fault};
-use crate::key::{Fold, KeyParts, Piece};
+use crate::key_parts::{Fold, KeyParts, Piece};
 
 /// Which RFC 2648 form an NSS has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

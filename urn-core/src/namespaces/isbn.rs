@@ -1,7 +1,7 @@
 //! `urn:isbn:` (RFC 3187; the International ISBN Agency's registration template).
 
 use super::{Fault, fault};
-use crate::key::{Fold, KeyParts, Piece};
+use crate::key_parts::{Fold, KeyParts, Piece};
 
 /// ISBN-10 (check character `0-9` or `X`) or ISBN-13 (prefix `978`/`979`), in groups
 /// separated by single hyphens (at most five groups). Returns the number of digits.

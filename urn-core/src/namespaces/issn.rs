@@ -1,7 +1,7 @@
 //! `urn:issn:` (RFC 3044; the ISSN International Centre's registration template).
 
 use super::{Fault, fault};
-use crate::key::{Fold, KeyParts, Piece};
+use crate::key_parts::{Fold, KeyParts, Piece};
 
 /// `NNNN-NNNC` or `NNNNNNNC`, where `C` is a digit or `X` and the weighted sum checks.
 pub(crate) fn validate(nss: &str) -> Result<(), Fault> {

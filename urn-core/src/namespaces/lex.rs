@@ -1,7 +1,7 @@
 //! `urn:lex:` (RFC 9676): `jurisdiction ":" ...`, case-insensitive as a whole.
 
 use super::{Fault, fault};
-use crate::key::{Fold, KeyParts, Piece};
+use crate::key_parts::{Fold, KeyParts, Piece};
 
 /// A jurisdiction code (a letter, then letters, digits, `-` or `.`), a `:`, and more.
 pub(crate) fn validate(nss: &str) -> Result<(), Fault> {

@@ -7,7 +7,7 @@
 
 use core::fmt;
 
-use crate::key::{KeyParts, generic_key};
+use crate::key_parts::{KeyParts, generic_key, nss_eq_generic};
 use crate::key_text::{KeyBuf, KeyText};
 
 mod ietf;
@@ -303,13 +303,13 @@ pub(crate) fn simple_rule_eq(nid: &str, p: &str, q: &str) -> Option<bool> {
     if nid.eq_ignore_ascii_case("uuid") {
         Some(match (uuid::scan(p), uuid::scan(q)) {
             (Some(_), Some(_)) => p.eq_ignore_ascii_case(q),
-            (None, None) => crate::equivalence::nss_eq_generic(p, q),
+            (None, None) => nss_eq_generic(p, q),
             _ => false,
         })
     } else if nid.eq_ignore_ascii_case("isbn") {
         Some(match (isbn::scan(p), isbn::scan(q)) {
             (Ok(_), Ok(_)) => isbn::significant(p).eq(isbn::significant(q)),
-            (Err(_), Err(_)) => crate::equivalence::nss_eq_generic(p, q),
+            (Err(_), Err(_)) => nss_eq_generic(p, q),
             _ => false,
         })
     } else {

@@ -1,7 +1,7 @@
 //! `urn:mpeg:` (RFC 3614): `standard ":" ...`, the standard name case-insensitive.
 
 use super::{Fault, fault};
-use crate::key::{Fold, KeyParts, Piece};
+use crate::key_parts::{Fold, KeyParts, Piece};
 
 /// A standard name (letters, digits, `-`, `.`) followed by `:`. Returns the name's length.
 pub(crate) fn validate(nss: &str) -> Result<usize, Fault> {

@@ -2,7 +2,7 @@
 //! `prefix = iso-cc *(":" subspc)`, the prefix case-insensitive.
 
 use super::{Fault, fault};
-use crate::key::{Fold, KeyParts, Piece};
+use crate::key_parts::{Fold, KeyParts, Piece};
 
 /// Returns the length of the prefix including its `-`.
 pub(crate) fn validate(nss: &str) -> Result<usize, Fault> {

@@ -2,7 +2,7 @@
 
 use super::{Fault, fault};
 use crate::chars::{self, HEX};
-use crate::key::{Fold, KeyParts, Piece};
+use crate::key_parts::{Fold, KeyParts, Piece};
 
 /// `8HEX-4HEX-4HEX-4HEX-12HEX`, any case.
 pub(crate) fn validate(nss: &str) -> Result<(), Fault> {
