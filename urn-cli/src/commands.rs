@@ -38,6 +38,21 @@ fn parse<'a>(
     }
 }
 
+/// Whether the NSS keeps its namespace's own rules: `known` says whether this tool knows them;
+/// `valid`, `message` and `offset` (into the input) are `null` when it does not.
+fn namespace_record(urn: &UrnRef<'_>) -> Value {
+    match (urn.namespace(), urn.validate_namespace()) {
+        (None, _) => json!({ "known": false, "valid": null, "message": null, "offset": null }),
+        (Some(_), Ok(())) => json!({ "known": true, "valid": true, "message": null, "offset": null }),
+        (Some(_), Err(e)) => json!({
+            "known": true,
+            "valid": false,
+            "message": e.to_string(),
+            "offset": e.offset(),
+        }),
+    }
+}
+
 fn inspect_record(input: &Input, options: &ParseOptions) -> Value {
     let shown = match &input.text {
         Ok(t) => t.as_str(),
@@ -55,6 +70,7 @@ fn inspect_record(input: &Input, options: &ParseOptions) -> Value {
             "key": urn.key().as_str(),
             "rfc8141_key": urn.rfc8141_key().as_str(),
             "nid_status": urn.nid_status().to_string(),
+            "namespace": namespace_record(&urn),
         }),
         Err((kind, offset, message)) => json!({
             "input": shown,

@@ -28,7 +28,8 @@ enum Command {
         $ urn inspect 'URN:ISBN:0-395-36341-1#p4'\n  \
         {\"input\":\"URN:ISBN:0-395-36341-1#p4\",\"valid\":true,\"nid\":\"ISBN\",\"nss\":\"0-395-36341-1\",\
         \"r_component\":null,\"q_component\":null,\"f_component\":\"p4\",\"key\":\"urn:isbn:0395363411\",\
-        \"rfc8141_key\":\"urn:isbn:0-395-36341-1\",\"nid_status\":\"formal\"}")]
+        \"rfc8141_key\":\"urn:isbn:0-395-36341-1\",\"nid_status\":\"formal\",\
+        \"namespace\":{\"known\":true,\"valid\":true,\"message\":null,\"offset\":null}}")]
     Inspect(Inputs),
     /// Print the canonical key of each input, one per line.
     #[command(after_help = "Example:\n  \

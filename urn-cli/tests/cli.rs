@@ -52,12 +52,43 @@ fn inspect_prints_components_keys_and_status_in_order() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         stdout(&o).lines().next().unwrap(),
-        r#"{"input":"URN:ISBN:0-395-36341-1?+r?=q#","valid":true,"nid":"ISBN","nss":"0-395-36341-1","r_component":"r","q_component":"q","f_component":"","key":"urn:isbn:0395363411","rfc8141_key":"urn:isbn:0-395-36341-1","nid_status":"formal"}"#
+        r#"{"input":"URN:ISBN:0-395-36341-1?+r?=q#","valid":true,"nid":"ISBN","nss":"0-395-36341-1","r_component":"r","q_component":"q","f_component":"","key":"urn:isbn:0395363411","rfc8141_key":"urn:isbn:0-395-36341-1","nid_status":"formal","namespace":{"known":true,"valid":true,"message":null,"offset":null}}"#
     );
     let records = json_lines(&o);
     assert_eq!(records.len(), 2);
     assert_eq!(records[1]["f_component"], serde_json::Value::Null);
     assert_eq!(records[1]["key"], "urn:example:a");
+}
+
+/// A URN can be valid RFC 8141 and still break its namespace's rules; `namespace` says which.
+#[test]
+fn inspect_reports_whether_the_nss_keeps_its_namespace_rules() {
+    let o = urn(
+        &[
+            "inspect",
+            "urn:isbn:0-395-36341-2",
+            "urn:ietf:params:dns::soa",
+            "urn:acme:x",
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "RFC 8141 valid, so exit 0");
+    let records = json_lines(&o);
+    assert_eq!(
+        records[0]["namespace"],
+        serde_json::json!({
+            "known": true,
+            "valid": false,
+            "message": "invalid isbn URN: the check digit does not match (byte 21)",
+            "offset": 21,
+        })
+    );
+    assert_eq!(records[1]["namespace"]["valid"], false);
+    assert_eq!(records[1]["namespace"]["offset"], 20);
+    assert_eq!(
+        records[2]["namespace"],
+        serde_json::json!({ "known": false, "valid": null, "message": null, "offset": null })
+    );
 }
 
 #[test]

@@ -4,7 +4,9 @@
 /// A versioned set of equivalence rules.
 ///
 /// A key stored in a database must never change meaning silently, so rules are never edited
-/// in place: a new rule means a new version, and stored keys are recomputed deliberately.
+/// in place: a new rule means a new version, and stored keys are recomputed deliberately. The
+/// crate README lists the candidates for a future `V2` (lex jurisdiction units, mpeg names
+/// with `_`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum KeyRules {

@@ -98,7 +98,7 @@ pub const OID_NSS: &str = "(0|[1-9][0-9]*)(\\.(0|[1-9][0-9]*))*";
 pub const IETF_NSS: &str = concat!(
     "([Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+",
     "|([Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+",
-    "|[Pp][Aa][Rr][Aa][Mm][Ss]:[A-Za-z0-9._~!$&'()*+,;=:@/-]+",
+    "|[Pp][Aa][Rr][Aa][Mm][Ss]:[A-Za-z0-9._~!$&'()*+,;=@/-]+(:[A-Za-z0-9._~!$&'()*+,;=@/-]+)*",
 );
 
 /// The full pattern for URNs of one namespace: `nid` matched in any case, `nss` (an unanchored

@@ -208,3 +208,58 @@ fn peer_equivalence_pairs() {
     }
     report.finish(pairs.len());
 }
+
+/// Every input of the shared vectors, and of the equivalence pairs.
+fn all_inputs() -> Vec<String> {
+    let mut inputs = Vec::new();
+    for file in ["rfc-examples.jsonl", "peer-vectors.jsonl"] {
+        inputs.extend(lines(file).iter().filter_map(|v| s(&v["input"]).map(str::to_owned)));
+    }
+    for file in ["rfc-equivalence.jsonl", "peer-equivalence.jsonl"] {
+        for p in lines(file) {
+            inputs.extend(["a", "b"].iter().filter_map(|k| s(&p[*k]).map(str::to_owned)));
+        }
+    }
+    inputs
+}
+
+/// The RFC 3553 fix (a name on both sides of every `:` of `urn:ietf:params:`) changes which URNs
+/// are valid ietf URNs, never a `KeyRules::V1` key: a `params:` name, valid or not, keeps the
+/// generic RFC 8141 key, over the whole corpus and the spellings the fix rejects.
+#[test]
+fn ietf_params_validation_leaves_every_v1_key_unchanged() {
+    let mut inputs = all_inputs();
+    for nss in [
+        "params:dns:",
+        "params:dns::soa",
+        "PARAMS::x",
+        "Params:xml:ns:Yang:1",
+        "params:scim:schemas:core:2.0:User",
+    ] {
+        for head in ["urn:ietf:", "URN:IETF:", "urn:Ietf:"] {
+            for tail in ["", "?+r", "?=q", "#f"] {
+                inputs.push(format!("{head}{nss}{tail}"));
+            }
+        }
+    }
+    let mut params = 0;
+    for input in &inputs {
+        let Ok(urn) = Urn::parse(input) else { continue };
+        let is_params = urn.nid().eq_ignore_ascii_case("ietf")
+            && urn
+                .nss()
+                .get(..7)
+                .is_some_and(|h| h.eq_ignore_ascii_case("params:"));
+        if is_params {
+            params += 1;
+            assert_eq!(urn.key(), urn.rfc8141_key(), "{input}");
+        }
+    }
+    assert!(params >= 60, "{params}");
+    for invalid in ["urn:ietf:params:dns:", "urn:ietf:params:dns::soa"] {
+        let urn = Urn::parse(invalid).unwrap();
+        let err = urn.validate_namespace().unwrap_err();
+        assert_eq!(err.offset(), 20, "{invalid}");
+        assert_eq!(urn.key().as_str(), invalid);
+    }
+}

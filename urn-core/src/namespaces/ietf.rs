@@ -34,11 +34,7 @@ pub(crate) fn validate(nss: &str) -> Result<Form, Fault> {
             |b| b.is_ascii_alphanumeric() || b == b'-',
             "expected letters, digits and '-'",
         ),
-        6 if is("params") => match rest.bytes().position(|b| b == b'%') {
-            _ if rest.is_empty() => Err(fault(start, "expected a registry name after 'params:'")),
-            Some(at) => Err(fault(start + at, NO_PERCENT)),
-            None => Ok(Form::Params),
-        },
+        6 if is("params") => params(rest, start),
         _ => Err(match sub.bytes().position(|b| b == b'%') {
             Some(at) => fault(at, NO_PERCENT),
             None => fault(
@@ -64,6 +60,30 @@ fn body(
         Some(at) => Err(fault(start + at, what)),
         None => Ok(Form::Rfc2648),
     }
+}
+
+/// Checks the part after `params:` (starting at byte `start` of the NSS): RFC 3553 section 3
+/// names a registered parameter class, then the class's own names, each `:`-separated part a
+/// name, so no part is empty (`params:dns:` and `params:dns::soa` are not names).
+fn params(rest: &str, start: usize) -> Result<Form, Fault> {
+    if let Some(at) = rest.bytes().position(|b| b == b'%') {
+        return Err(fault(start + at, NO_PERCENT));
+    }
+    let mut at = start;
+    for (i, part) in rest.split(':').enumerate() {
+        if part.is_empty() {
+            return Err(fault(
+                at,
+                if i == 0 {
+                    "expected a registry name after 'params:'"
+                } else {
+                    "expected a name after ':' (RFC 3553)"
+                },
+            ));
+        }
+        at += part.len() + 1;
+    }
+    Ok(Form::Params)
 }
 
 const NO_PERCENT: &str = "percent-encoding is not allowed in ietf URNs (RFC 2648)";
@@ -95,5 +115,26 @@ mod tests {
         assert_eq!(validate("rfc").unwrap_err().at, 3);
         assert_eq!(validate("foo:1").unwrap_err().at, 0);
         assert_eq!(validate("id:a%20b").unwrap_err().at, 4);
+    }
+
+    /// RFC 3553 section 3: a name on both sides of every `:` after `params:`.
+    #[test]
+    fn params_names_are_never_empty() {
+        assert_eq!(validate("params:dns"), Ok(Form::Params));
+        assert_eq!(validate("params:xml:ns:yang:1"), Ok(Form::Params));
+        for (nss, at) in [
+            ("params:", 7),
+            ("params::soa", 7),
+            ("params:dns:", 11),
+            ("params:dns::soa", 11),
+            ("params:a:b:", 11),
+        ] {
+            assert_eq!(validate(nss).unwrap_err().at, at, "{nss}");
+        }
+        assert_eq!(
+            validate("params:dns:").unwrap_err().reason,
+            "expected a name after ':' (RFC 3553)"
+        );
+        assert_eq!(validate("params:a%3Ab").unwrap_err().reason, NO_PERCENT);
     }
 }
