@@ -43,7 +43,9 @@ fn parse<'a>(
 fn namespace_record(urn: &UrnRef<'_>) -> Value {
     match (urn.namespace(), urn.validate_namespace()) {
         (None, _) => json!({ "known": false, "valid": null, "message": null, "offset": null }),
-        (Some(_), Ok(())) => json!({ "known": true, "valid": true, "message": null, "offset": null }),
+        (Some(_), Ok(())) => {
+            json!({ "known": true, "valid": true, "message": null, "offset": null })
+        }
         (Some(_), Err(e)) => json!({
             "known": true,
             "valid": false,

@@ -25,6 +25,6 @@ pub enum KeyRules {
 }
 
 impl KeyRules {
-    /// The rules [`Urn::key`] applies.
+    /// The rules [`Urn::key`](crate::Urn::key) applies.
     pub const CURRENT: KeyRules = KeyRules::V1;
 }

@@ -40,6 +40,8 @@ mod chars;
 mod encoding;
 mod equivalence;
 mod error;
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+mod generate;
 mod integrations;
 mod key;
 mod key_parts;
@@ -50,6 +52,8 @@ mod ns_urn;
 mod parse;
 pub mod patterns;
 mod registry;
+#[cfg(feature = "proptest")]
+pub mod strategy;
 mod urn;
 mod urn_ref;
 

@@ -213,11 +213,19 @@ fn peer_equivalence_pairs() {
 fn all_inputs() -> Vec<String> {
     let mut inputs = Vec::new();
     for file in ["rfc-examples.jsonl", "peer-vectors.jsonl"] {
-        inputs.extend(lines(file).iter().filter_map(|v| s(&v["input"]).map(str::to_owned)));
+        inputs.extend(
+            lines(file)
+                .iter()
+                .filter_map(|v| s(&v["input"]).map(str::to_owned)),
+        );
     }
     for file in ["rfc-equivalence.jsonl", "peer-equivalence.jsonl"] {
         for p in lines(file) {
-            inputs.extend(["a", "b"].iter().filter_map(|k| s(&p[*k]).map(str::to_owned)));
+            inputs.extend(
+                ["a", "b"]
+                    .iter()
+                    .filter_map(|k| s(&p[*k]).map(str::to_owned)),
+            );
         }
     }
     inputs

@@ -1,6 +1,8 @@
 //! Trait implementations for other crates' traits, one file per integration, each behind
 //! its feature. They live here because Rust's orphan rule allows them nowhere else.
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary;
 #[cfg(feature = "diesel")]
 pub(crate) mod diesel;
 #[cfg(feature = "schemars")]
