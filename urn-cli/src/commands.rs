@@ -1,11 +1,14 @@
 //! The subcommands. Each streams its inputs and returns the exit code.
 
-use std::collections::HashSet;
+use std::borrow::Cow;
+use std::hash::BuildHasher;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-use serde_json::{Value, json};
-use urn_core::{ParseOptions, UrnRef};
+use hashbrown::hash_table::Entry;
+use hashbrown::{DefaultHashBuilder, HashTable};
+use serde::Serialize;
+use urn_core::{NidStatus, ParseOptions, UrnKey, UrnRef};
 
 use crate::input::{self, Input, LineFormat};
 
@@ -25,60 +28,178 @@ fn exit(any_bad: bool) -> ExitCode {
     }
 }
 
-/// Parses one input; on failure returns the error as `(kind, offset, message)`.
-fn parse<'a>(
-    text: &'a Result<String, input::Unreadable>,
-    options: &ParseOptions,
-) -> Result<UrnRef<'a>, (&'static str, usize, String)> {
-    match text {
-        Ok(text) => options
-            .parse_ref(text)
-            .map_err(|e| (e.kind().name(), e.offset(), e.to_string())),
-        Err(u) => Err((u.kind, u.offset, u.message.clone())),
+/// Why an input is not a URN: the parser's error kind, offset and message, or, when the parser
+/// only saw the symptom, the cause a shell pipeline typically has (a byte order mark from an
+/// editor, an empty line, whitespace around the URN).
+struct Invalid {
+    kind: &'static str,
+    offset: usize,
+    message: String,
+}
+
+impl Invalid {
+    fn new(kind: &'static str, offset: usize, message: &str) -> Self {
+        Invalid {
+            kind,
+            offset,
+            message: format!("invalid URN: {message}"),
+        }
     }
 }
 
-/// Whether the NSS keeps its namespace's own rules: `known` says whether this tool knows them;
-/// `valid`, `message` and `offset` (into the input) are `null` when it does not.
-fn namespace_record(urn: &UrnRef<'_>) -> Value {
-    match (urn.namespace(), urn.validate_namespace()) {
-        (None, _) => json!({ "known": false, "valid": null, "message": null, "offset": null }),
-        (Some(_), Ok(())) => {
-            json!({ "known": true, "valid": true, "message": null, "offset": null })
-        }
-        (Some(_), Err(e)) => json!({
-            "known": true,
-            "valid": false,
-            "message": e.to_string(),
-            "offset": e.offset(),
+/// What lies around a URN that is not part of it; `None` when the parser's own message is the
+/// best one.
+fn diagnose(text: &str) -> Option<Invalid> {
+    if text.starts_with('\u{feff}') {
+        return Some(Invalid::new(
+            "byte_order_mark",
+            0,
+            "the input starts with a UTF-8 byte order mark (U+FEFF, bytes EF BB BF); remove it",
+        ));
+    }
+    if text.trim().is_empty() {
+        let what = if text.is_empty() {
+            "the input is empty"
+        } else {
+            "the input is only whitespace"
+        };
+        return Some(Invalid::new("empty", 0, what));
+    }
+    if text.starts_with(char::is_whitespace) {
+        return Some(Invalid::new(
+            "leading_whitespace",
+            0,
+            "leading whitespace at byte 0 (a URN has none; trim the input)",
+        ));
+    }
+    let trimmed = text.trim_end();
+    if trimmed.len() < text.len() && UrnRef::parse(trimmed).is_ok() {
+        let at = trimmed.len();
+        return Some(Invalid::new(
+            "trailing_whitespace",
+            at,
+            &format!("trailing whitespace at byte {at} (a URN has none; trim the input)"),
+        ));
+    }
+    None
+}
+
+/// Parses one input.
+fn parse<'a>(
+    text: &'a Result<Cow<'_, str>, input::Unreadable>,
+    options: &ParseOptions,
+) -> Result<UrnRef<'a>, Invalid> {
+    match text {
+        Ok(text) => options.parse_ref(text).map_err(|e| {
+            diagnose(text).unwrap_or_else(|| Invalid {
+                kind: e.kind().name(),
+                offset: e.offset(),
+                message: e.to_string(),
+            })
+        }),
+        Err(u) => Err(Invalid {
+            kind: u.kind,
+            offset: u.offset,
+            message: u.message.clone(),
         }),
     }
 }
 
-fn inspect_record(input: &Input, options: &ParseOptions) -> Value {
+/// The `namespace` object of `urn inspect`: whether the NSS keeps its namespace's own rules;
+/// `valid`, `message` and `offset` (into the input) are `null` when the tool knows no rules.
+#[derive(Serialize)]
+struct NamespaceRecord {
+    known: bool,
+    valid: Option<bool>,
+    message: Option<String>,
+    offset: Option<usize>,
+}
+
+impl NamespaceRecord {
+    fn of(urn: &UrnRef<'_>) -> Self {
+        let (known, result) = match urn.namespace() {
+            None => (false, None),
+            Some(_) => (true, Some(urn.validate_namespace())),
+        };
+        NamespaceRecord {
+            known,
+            valid: result.map(|r| r.is_ok()),
+            message: result.and_then(Result::err).map(|e| e.to_string()),
+            offset: result.and_then(Result::err).map(|e| e.offset()),
+        }
+    }
+}
+
+/// One line of `urn inspect` (the field order is the contract in the README).
+#[derive(Serialize)]
+#[serde(untagged)]
+// Built and written once per line on the stack; boxing the big variant would allocate per line.
+#[allow(clippy::large_enum_variant)]
+enum Record<'a> {
+    Valid {
+        input: &'a str,
+        valid: bool,
+        nid: &'a str,
+        nss: &'a str,
+        r_component: Option<&'a str>,
+        q_component: Option<&'a str>,
+        f_component: Option<&'a str>,
+        key: UrnKey<'a>,
+        rfc8141_key: UrnKey<'a>,
+        nid_status: StatusName,
+        namespace: NamespaceRecord,
+    },
+    Invalid {
+        input: &'a str,
+        valid: bool,
+        error: ErrorRecord,
+    },
+}
+
+#[derive(Serialize)]
+struct ErrorRecord {
+    kind: &'static str,
+    offset: usize,
+    message: String,
+}
+
+fn inspect_record<'a>(input: &'a Input<'_>, options: &ParseOptions) -> Record<'a> {
     let shown = match &input.text {
-        Ok(t) => t.as_str(),
+        Ok(t) => t.as_ref(),
         Err(u) => u.shown.as_str(),
     };
     match parse(&input.text, options) {
-        Ok(urn) => json!({
-            "input": shown,
-            "valid": true,
-            "nid": urn.nid(),
-            "nss": urn.nss(),
-            "r_component": urn.r_component(),
-            "q_component": urn.q_component(),
-            "f_component": urn.f_component(),
-            "key": urn.key().as_str(),
-            "rfc8141_key": urn.rfc8141_key().as_str(),
-            "nid_status": urn.nid_status().to_string(),
-            "namespace": namespace_record(&urn),
-        }),
-        Err((kind, offset, message)) => json!({
-            "input": shown,
-            "valid": false,
-            "error": { "kind": kind, "offset": offset, "message": message },
-        }),
+        Ok(urn) => Record::Valid {
+            input: shown,
+            valid: true,
+            nid: urn.nid(),
+            nss: urn.nss(),
+            r_component: urn.r_component(),
+            q_component: urn.q_component(),
+            f_component: urn.f_component(),
+            key: urn.key(),
+            rfc8141_key: urn.rfc8141_key(),
+            nid_status: StatusName(urn.nid_status()),
+            namespace: NamespaceRecord::of(&urn),
+        },
+        Err(e) => Record::Invalid {
+            input: shown,
+            valid: false,
+            error: ErrorRecord {
+                kind: e.kind,
+                offset: e.offset,
+                message: e.message,
+            },
+        },
+    }
+}
+
+/// A NID status written as its name (`formal`...), without building a string.
+struct StatusName(NidStatus);
+
+impl Serialize for StatusName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.0)
     }
 }
 
@@ -88,11 +209,11 @@ pub(crate) fn inspect(
     options: ParseOptions,
     stdin_json: bool,
 ) -> io::Result<ExitCode> {
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut any_bad = false;
     input::for_each(args, format(stdin_json), |input| {
         let record = inspect_record(&input, &options);
-        any_bad |= record.get("valid") == Some(&Value::Bool(false));
+        any_bad |= matches!(record, Record::Invalid { .. });
         serde_json::to_writer(&mut out, &record)?;
         out.write_all(b"\n")
     })?;
@@ -113,9 +234,9 @@ fn for_each_valid(
     input::for_each(args, format(stdin_json), |input| {
         match parse(&input.text, &options) {
             Ok(urn) => each(urn)?,
-            Err((_, _, message)) => {
+            Err(e) => {
                 any_bad = true;
-                writeln!(err, "{}: {message}", input.origin)?;
+                writeln!(err, "{}: {}", input.origin, e.message)?;
             }
         }
         Ok(())
@@ -137,22 +258,56 @@ pub(crate) fn key(
     Ok(exit(any_bad))
 }
 
-/// `urn dedup`: the first input of each key, in order. Holds only the set of keys seen.
+/// `urn dedup`: the first input of each key, in order. Holds only the keys seen, back to back
+/// in one buffer (memory proportional to the distinct keys, no allocation per key).
 pub(crate) fn dedup(
     args: &[String],
     options: ParseOptions,
     stdin_json: bool,
 ) -> io::Result<ExitCode> {
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut seen = HashSet::new();
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut seen = KeySet::default();
     let any_bad = for_each_valid(args, options, stdin_json, |urn| {
-        if seen.insert(urn.key().into_string()) {
-            writeln!(out, "{}", urn.as_str())?;
+        if seen.insert(urn.key().as_str()) {
+            out.write_all(urn.as_str().as_bytes())?;
+            out.write_all(b"\n")?;
         }
         Ok(())
     })?;
     out.flush()?;
     Ok(exit(any_bad))
+}
+
+/// A set of strings stored back to back in one buffer, indexed by a hash table of their hashes
+/// and positions (the stored hash spares re-reading the text when the table grows).
+#[derive(Default)]
+struct KeySet {
+    text: String,
+    index: HashTable<(u64, usize, usize)>,
+    hasher: DefaultHashBuilder,
+}
+
+impl KeySet {
+    /// Adds `key`; returns whether it was new.
+    fn insert(&mut self, key: &str) -> bool {
+        let KeySet {
+            text,
+            index,
+            hasher,
+        } = self;
+        let hash = hasher.hash_one(key);
+        let same =
+            |&(h, start, end): &(u64, usize, usize)| h == hash && text.get(start..end) == Some(key);
+        match index.entry(hash, same, |&(h, _, _)| h) {
+            Entry::Occupied(_) => false,
+            Entry::Vacant(vacant) => {
+                let start = text.len();
+                text.push_str(key);
+                vacant.insert((hash, start, text.len()));
+                true
+            }
+        }
+    }
 }
 
 /// `urn check`: silence for valid inputs, `line N: <message>` for invalid ones.
@@ -165,20 +320,22 @@ pub(crate) fn check(
     Ok(exit(any_bad))
 }
 
-/// `urn eq A B`: 0 when equivalent, 1 when not, 2 when either is invalid.
+/// `urn eq A B`: 0 when equivalent, 1 when not, 2 when either is invalid (each invalid one is
+/// reported).
 pub(crate) fn eq(a: &str, b: &str, options: ParseOptions) -> io::Result<ExitCode> {
     let mut err = io::stderr().lock();
+    let inputs = [Ok(Cow::Borrowed(a)), Ok(Cow::Borrowed(b))];
     let mut parsed = Vec::with_capacity(2);
-    for (n, text) in [a, b].into_iter().enumerate() {
-        match options.parse_ref(text) {
+    for (n, text) in inputs.iter().enumerate() {
+        match parse(text, &options) {
             Ok(urn) => parsed.push(urn),
-            Err(e) => {
-                writeln!(err, "argument {}: {e}", n + 1)?;
-                return Ok(ExitCode::from(2));
-            }
+            Err(e) => writeln!(err, "argument {}: {}", n + 1, e.message)?,
         }
     }
-    Ok(exit(parsed.first() != parsed.get(1)))
+    match parsed.as_slice() {
+        [x, y] => Ok(exit(x != y)),
+        _ => Ok(ExitCode::from(2)),
+    }
 }
 
 /// `urn sql` and `urn schema`: print a generated document.

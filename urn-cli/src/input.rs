@@ -1,5 +1,6 @@
 //! Where inputs come from: command-line arguments, or standard input streamed line by line.
 
+use std::borrow::Cow;
 use std::io::{self, BufRead};
 
 /// Where one input came from, for error messages (`line 3`, `argument 2`).
@@ -28,10 +29,11 @@ pub(crate) struct Unreadable {
     pub(crate) message: String,
 }
 
-/// One input: its text, or why it has none.
-pub(crate) struct Input {
+/// One input: its text (borrowed from the argument or the line buffer when it can be), or why
+/// it has none.
+pub(crate) struct Input<'a> {
     pub(crate) origin: Origin,
-    pub(crate) text: Result<String, Unreadable>,
+    pub(crate) text: Result<Cow<'a, str>, Unreadable>,
 }
 
 /// How stdin lines are read.
@@ -48,13 +50,13 @@ pub(crate) enum LineFormat {
 pub(crate) fn for_each(
     args: &[String],
     format: LineFormat,
-    mut each: impl FnMut(Input) -> io::Result<()>,
+    mut each: impl FnMut(Input<'_>) -> io::Result<()>,
 ) -> io::Result<()> {
     if !args.is_empty() {
         for (i, arg) in args.iter().enumerate() {
             each(Input {
                 origin: Origin::Argument(i + 1),
-                text: Ok(arg.clone()),
+                text: Ok(Cow::Borrowed(arg)),
             })?;
         }
         return Ok(());
@@ -82,7 +84,7 @@ pub(crate) fn for_each(
     }
 }
 
-fn decode(bytes: &[u8], format: LineFormat) -> Result<String, Unreadable> {
+fn decode(bytes: &[u8], format: LineFormat) -> Result<Cow<'_, str>, Unreadable> {
     let text = std::str::from_utf8(bytes).map_err(|e| Unreadable {
         shown: String::from_utf8_lossy(bytes).into_owned(),
         kind: "invalid_utf8",
@@ -90,12 +92,14 @@ fn decode(bytes: &[u8], format: LineFormat) -> Result<String, Unreadable> {
         message: format!("not UTF-8: invalid byte at byte {}", e.valid_up_to()),
     })?;
     match format {
-        LineFormat::Raw => Ok(text.to_owned()),
-        LineFormat::Json => serde_json::from_str::<String>(text).map_err(|e| Unreadable {
-            shown: text.to_owned(),
-            kind: "invalid_json",
-            offset: e.column().saturating_sub(1),
-            message: format!("not a JSON string literal: {e}"),
-        }),
+        LineFormat::Raw => Ok(Cow::Borrowed(text)),
+        LineFormat::Json => serde_json::from_str::<String>(text)
+            .map(Cow::Owned)
+            .map_err(|e| Unreadable {
+                shown: text.to_owned(),
+                kind: "invalid_json",
+                offset: e.column().saturating_sub(1),
+                message: format!("not a JSON string literal: {e}"),
+            }),
     }
 }

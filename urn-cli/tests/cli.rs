@@ -384,3 +384,70 @@ fn any_length_by_default_and_max_len_caps() {
     let o = urn(&["key", "--max-len", "65536", "urn:example:Ab"], b"");
     assert_eq!(stdout(&o), "urn:example:Ab\n");
 }
+
+/// A byte order mark, an empty line and whitespace around a URN are named as such, not as
+/// "expected 'urn:' at byte 0".
+#[test]
+fn messages_name_a_bom_an_empty_line_and_surrounding_whitespace() {
+    let o = urn(
+        &["check"],
+        "\u{feff}urn:example:a\n\n   \n urn:example:b\nurn:example:c \t\nurn:example:d e\n"
+            .as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "line 1: invalid URN: the input starts with a UTF-8 byte order mark (U+FEFF, bytes EF BB BF); remove it",
+            "line 2: invalid URN: the input is empty",
+            "line 3: invalid URN: the input is only whitespace",
+            "line 4: invalid URN: leading whitespace at byte 0 (a URN has none; trim the input)",
+            "line 5: invalid URN: trailing whitespace at byte 13 (a URN has none; trim the input)",
+            "line 6: invalid URN: ' ' at byte 13 is not allowed in the NSS",
+        ]
+    );
+    let o = urn(&["inspect"], b"urn:example:c \n");
+    let record = &json_lines(&o)[0];
+    assert_eq!(record["error"]["kind"], "trailing_whitespace");
+    assert_eq!(record["error"]["offset"], 13);
+}
+
+/// `urn eq` reports every invalid argument, not just the first.
+#[test]
+fn eq_reports_every_invalid_argument() {
+    let o = urn(&["eq", "urn:x:a", "http://b"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("argument 1: invalid URN: NID of 1 character"),
+        "{err}"
+    );
+    assert!(
+        err.contains("argument 2: invalid URN: expected 'urn:' at byte 0"),
+        "{err}"
+    );
+}
+
+/// `urn dedup` keeps the first spelling of each key, in order, across many distinct keys
+/// (the key set grows through several resizes).
+#[test]
+fn dedup_keeps_the_first_spelling_of_each_key_at_scale() {
+    let mut input = String::new();
+    for i in 0..20_000 {
+        input.push_str(&format!("urn:example:item{i}\n"));
+    }
+    for i in (0..20_000).rev() {
+        input.push_str(&format!("URN:EXAMPLE:item{i}#again\n"));
+    }
+    input.push_str("urn:example:new\n");
+    let o = urn(&["dedup"], input.as_bytes());
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 20_001);
+    assert_eq!(lines[0], "urn:example:item0");
+    assert_eq!(lines[19_999], "urn:example:item19999");
+    assert_eq!(lines[20_000], "urn:example:new");
+}
