@@ -6,11 +6,15 @@
 #[cfg(any(feature = "diesel-postgres", feature = "diesel-sqlite"))]
 pub mod diesel;
 pub mod postgres;
+#[cfg(feature = "rusqlite")]
+pub mod rusqlite;
 pub mod sqlite;
 #[cfg(any(feature = "sqlx-postgres", feature = "sqlx-sqlite"))]
 pub mod sqlx;
 mod stored;
 mod table;
+#[cfg(feature = "postgres")]
+pub mod tokio_postgres;
 
 pub use stored::StoredUrn;
 pub use table::{Dialect, IdentifierError, UrnTable};

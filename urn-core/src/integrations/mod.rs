@@ -5,13 +5,23 @@
 mod arbitrary;
 #[cfg(feature = "diesel")]
 pub(crate) mod diesel;
+#[cfg(feature = "postgres")]
+mod postgres;
+#[cfg(feature = "rusqlite")]
+mod rusqlite;
 #[cfg(feature = "schemars")]
 mod schemars;
 #[cfg(feature = "serde")]
 pub(crate) mod serde;
 #[cfg(any(feature = "sqlx-postgres", feature = "sqlx-sqlite"))]
 mod sqlx;
-#[cfg(any(feature = "sqlx-postgres", feature = "sqlx-sqlite", feature = "diesel"))]
+#[cfg(any(
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite",
+    feature = "diesel",
+    feature = "rusqlite",
+    feature = "postgres"
+))]
 mod stored;
 #[cfg(feature = "uuid")]
 mod uuid;

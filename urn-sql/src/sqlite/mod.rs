@@ -11,7 +11,11 @@
 //! (the column is STORED). Measured: a keyed insert through the function costs about the same
 //! as a `TEXT UNIQUE` insert (see the urn-sql README).
 
-#[cfg(any(feature = "sqlx-sqlite", feature = "diesel-sqlite"))]
+#[cfg(any(
+    feature = "sqlx-sqlite",
+    feature = "diesel-sqlite",
+    feature = "rusqlite"
+))]
 #[allow(unsafe_code)]
 pub(crate) mod functions;
 
@@ -104,14 +108,22 @@ pub fn ddl() -> String {
 }
 
 /// Why [`register_functions`] failed: SQLite's result code.
-#[cfg(any(feature = "sqlx-sqlite", feature = "diesel-sqlite"))]
+#[cfg(any(
+    feature = "sqlx-sqlite",
+    feature = "diesel-sqlite",
+    feature = "rusqlite"
+))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RegisterError {
     /// SQLite's result code.
     pub code: i32,
 }
 
-#[cfg(any(feature = "sqlx-sqlite", feature = "diesel-sqlite"))]
+#[cfg(any(
+    feature = "sqlx-sqlite",
+    feature = "diesel-sqlite",
+    feature = "rusqlite"
+))]
 impl std::fmt::Display for RegisterError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -122,7 +134,11 @@ impl std::fmt::Display for RegisterError {
     }
 }
 
-#[cfg(any(feature = "sqlx-sqlite", feature = "diesel-sqlite"))]
+#[cfg(any(
+    feature = "sqlx-sqlite",
+    feature = "diesel-sqlite",
+    feature = "rusqlite"
+))]
 impl std::error::Error for RegisterError {}
 
 /// Registers `urn_key_v1(text)` and `urn_check(text)` on **every SQLite connection this
@@ -136,7 +152,11 @@ impl std::error::Error for RegisterError {}
 /// urn_sql::sqlite::register_functions()?;
 /// # Ok::<(), urn_sql::sqlite::RegisterError>(())
 /// ```
-#[cfg(any(feature = "sqlx-sqlite", feature = "diesel-sqlite"))]
+#[cfg(any(
+    feature = "sqlx-sqlite",
+    feature = "diesel-sqlite",
+    feature = "rusqlite"
+))]
 #[allow(unsafe_code)]
 pub fn register_functions() -> Result<(), RegisterError> {
     use core::ffi::{c_char, c_int};
