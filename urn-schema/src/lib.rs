@@ -8,6 +8,11 @@ use serde_json::Value;
 /// one `Urn` type.
 pub use urn_core::*;
 
+#[cfg(feature = "validate")]
+mod validate;
+#[cfg(feature = "validate")]
+pub use validate::{Problem, SchemaError, Validator};
+
 /// The JSON Schema dialect of every document this crate emits.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
@@ -58,10 +63,7 @@ pub fn namespace_document(nid: &str) -> Option<Value> {
             Urn::parse(&format!("urn:{lower}:x")).ok()?;
             let mut doc = document_for::<Urn>();
             let object = doc.as_object_mut()?;
-            object.insert(
-                "title".into(),
-                Value::from(format!("Urn_{}", lower.replace('-', "_"))),
-            );
+            object.insert("title".into(), Value::from(format!("{lower} URN")));
             object.insert(
                 "pattern".into(),
                 Value::from(patterns::namespace_urn(&lower, patterns::NSS)),

@@ -99,8 +99,18 @@ impl<N: Namespace> JsonSchema for NsUrn<N> {
     fn inline_schema() -> bool {
         true
     }
+    /// `IsbnUrn`, `AcmeSkuUrn`: the NID's parts capitalized (a name for `$defs`).
     fn schema_name() -> Cow<'static, str> {
-        format!("Urn_{}", N::NID.replace('-', "_")).into()
+        let mut name = String::new();
+        for part in N::NID.split('-') {
+            let mut chars = part.chars();
+            if let Some(first) = chars.next() {
+                name.push(first.to_ascii_uppercase());
+                name.push_str(chars.as_str());
+            }
+        }
+        name.push_str("Urn");
+        name.into()
     }
     fn schema_id() -> Cow<'static, str> {
         format!("urn_core::NsUrn<{}>", N::NID).into()
@@ -110,6 +120,18 @@ impl<N: Namespace> JsonSchema for NsUrn<N> {
             "A URN in the \"{}\" namespace (NID matched in any case), kept as written.",
             N::NID
         );
-        string_schema(&ns_pattern::<N>(), &description, &[])
+        let mut schema = string_schema(&ns_pattern::<N>(), &description, &[]);
+        schema.insert("title".into(), Value::from(human_title(N::NID)));
+        schema
     }
+}
+
+/// A title people read: `ISBN URN`, `acme-sku URN`.
+fn human_title(nid: &str) -> String {
+    let name = match nid.to_ascii_lowercase().as_str() {
+        "uuid" | "isbn" | "issn" | "oid" | "ietf" | "nbn" | "mpeg" => nid.to_ascii_uppercase(),
+        "example" => String::from("Example"),
+        _ => String::from(nid),
+    };
+    format!("{name} URN")
 }
