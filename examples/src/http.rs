@@ -4,6 +4,8 @@
 //!   equivalent URN is stored;
 //! - `GET /items/{urn}`: the item whose URN is equivalent to the (percent-encoded) URN;
 //! - `GET /schema/item`: the JSON Schema of an item;
+//! - `GET /openapi.json`: the OpenAPI 3.1 document of these routes (utoipa), URN fields with
+//!   their pattern;
 //! - errors: `{"error": message, "field": name or null, "offset": byte or null}`, with 400 for
 //!   a body that is not JSON, 422 for an invalid item or URN, 404, 500.
 
@@ -14,6 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use urn_core::Urn;
+use utoipa::OpenApi;
 
 use crate::item::{InvalidItem, Item, NewItem};
 use crate::store::Store;
@@ -25,8 +28,21 @@ pub fn router(store: Store) -> Router {
         // A wildcard, so a URN with an unencoded '/' in its NSS still reaches the handler.
         .route("/items/{*urn}", get(get_item))
         .route("/schema/item", get(item_schema))
+        .route("/openapi.json", get(openapi))
         .with_state(store)
 }
+
+/// The OpenAPI document of the catalog: every route, request and response body, the error body.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "urn catalog",
+        description = "Items named by URNs, stored once per canonical key."
+    ),
+    paths(create_item, get_item, item_schema, openapi),
+    components(schemas(NewItem, Item, InvalidItem))
+)]
+pub struct ApiDoc;
 
 /// An error response: a status and the JSON error body.
 #[derive(Debug)]
@@ -69,6 +85,19 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// Stores an item unless an item with an equivalent URN is stored.
+#[utoipa::path(
+    post,
+    path = "/items",
+    request_body(content = NewItem, description = "The new item", content_type = "application/json"),
+    responses(
+        (status = 201, description = "Stored", body = Item),
+        (status = 200, description = "An item with an equivalent URN was already stored", body = Item),
+        (status = 400, description = "The body is not JSON", body = InvalidItem),
+        (status = 422, description = "A field is invalid: the message names the rule and the byte", body = InvalidItem),
+        (status = 500, description = "Database error", body = InvalidItem),
+    )
+)]
 async fn create_item(
     State(store): State<Store>,
     body: Bytes,
@@ -83,6 +112,18 @@ async fn create_item(
     Ok((status, Json(item)))
 }
 
+/// The item whose URN is equivalent to `urn`.
+#[utoipa::path(
+    get,
+    path = "/items/{urn}",
+    params(("urn" = Urn, Path, description = "Any spelling of the item's URN, percent-encoded")),
+    responses(
+        (status = 200, description = "The item", body = Item),
+        (status = 404, description = "No item has an equivalent URN", body = InvalidItem),
+        (status = 422, description = "Not a URN", body = InvalidItem),
+        (status = 500, description = "Database error", body = InvalidItem),
+    )
+)]
 async fn get_item(
     State(store): State<Store>,
     Path(text): Path<String>,
@@ -100,6 +141,22 @@ async fn get_item(
     }
 }
 
+/// The JSON Schema (draft 2020-12) of an item.
+#[utoipa::path(
+    get,
+    path = "/schema/item",
+    responses((status = 200, description = "A JSON Schema document", body = Object, content_type = "application/schema+json"))
+)]
 async fn item_schema() -> Json<serde_json::Value> {
     Json(urn_schema::document_for::<Item>())
+}
+
+/// This document.
+#[utoipa::path(
+    get,
+    path = "/openapi.json",
+    responses((status = 200, description = "The OpenAPI 3.1 document", body = Object))
+)]
+async fn openapi() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
 }

@@ -5,10 +5,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use urn_core::{NsUrn, Urn, UrnKey};
 use urn_serde::IsbnUrn;
+use utoipa::ToSchema;
 
 /// A new catalog item: any URN names it, `isbn` only takes `urn:isbn:` URNs with a valid check
 /// digit, `see_also` lists related URNs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewItem {
     /// The item's name; equivalent spellings name the same item.
@@ -24,7 +25,7 @@ pub struct NewItem {
 }
 
 /// A stored item, as the catalog returns it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct Item {
     /// The row id.
     pub id: i64,
@@ -42,7 +43,7 @@ pub struct Item {
 
 /// Why a request was refused: the message, the field (`see_also[2]`, say) and the byte
 /// offset into that field's value, when the problem is in one URN.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct InvalidItem {
     /// What is wrong, naming the rule and the byte.
     pub error: String,
@@ -53,6 +54,7 @@ pub struct InvalidItem {
     /// Whether the body was not JSON at all (HTTP 400) rather than a JSON value that is not
     /// a valid item (HTTP 422).
     #[serde(skip)]
+    #[schema(ignore)]
     pub malformed: bool,
 }
 

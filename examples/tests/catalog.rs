@@ -295,3 +295,125 @@ fn bad_configuration_is_reported() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `openapi-spec-validator` (Python) on a file; `None` when it is not installed (a failure
+/// under `CI=true`, where `.ci/run` installs it).
+fn openapi_spec_validator(path: &std::path::Path) -> Option<std::process::Output> {
+    match Command::new("python3")
+        .args(["-m", "openapi_spec_validator"])
+        .arg(path)
+        .output()
+    {
+        Ok(out) if String::from_utf8_lossy(&out.stderr).contains("No module named") => None,
+        Ok(out) => Some(out),
+        Err(_) => None,
+    }
+}
+
+/// Follows `$ref`s (`#/components/schemas/X`) inside `doc`.
+fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema["$ref"].as_str() {
+        Some(reference) => resolve(doc, doc.pointer(reference.trim_start_matches('#')).unwrap()),
+        None => schema,
+    }
+}
+
+/// `GET /openapi.json` is an OpenAPI document that a validator nobody here wrote accepts, covers
+/// every route with its bodies (the 422 error body included), and every URN field resolves to
+/// a schema with the parser's pattern; a hand-written bad payload checked against its NewItem
+/// schema gets the parser's messages.
+#[test]
+fn openapi_document_is_valid_and_every_urn_field_has_its_pattern() {
+    let db = support::TempDb::new("openapi");
+    let server = Server::start(&db.url());
+    let doc = server.get("/openapi.json");
+    assert_eq!(doc.status, 200);
+    let doc = doc.body;
+    let path = std::env::temp_dir().join(format!("urn-openapi-{}.json", std::process::id()));
+    std::fs::write(&path, doc.to_string()).unwrap();
+    match openapi_spec_validator(&path) {
+        Some(out) => assert!(
+            out.status.success(),
+            "openapi-spec-validator: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        None if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!(
+                "CI=true but openapi-spec-validator is not installed (pip install openapi-spec-validator)"
+            )
+        }
+        None => eprintln!("openapi-spec-validator is not installed: skipping that check"),
+    }
+    std::fs::remove_file(&path).unwrap();
+
+    assert_eq!(doc["openapi"], "3.1.0");
+    let post = &doc["paths"]["/items"]["post"];
+    for status in ["200", "201", "400", "422", "500"] {
+        assert!(
+            post["responses"][status].is_object(),
+            "POST /items {status}"
+        );
+    }
+    let error_body = resolve(
+        &doc,
+        &post["responses"]["422"]["content"]["application/json"]["schema"],
+    );
+    assert_eq!(error_body["required"], json!(["error"]));
+    assert!(error_body["properties"]["offset"].is_object());
+    for route in ["/items/{urn}", "/schema/item", "/openapi.json"] {
+        assert!(doc["paths"][route]["get"].is_object(), "{route}");
+    }
+
+    let urn_pattern = urn_core::patterns::URN;
+    let expect = |schema: &Value, pattern: &str, what: &str| {
+        let schema = resolve(&doc, schema);
+        assert_eq!(schema["pattern"], pattern, "{what}");
+        assert_eq!(schema["format"], "urn", "{what}");
+        assert_eq!(schema["maxLength"], 65536, "{what}");
+    };
+    let isbn_pattern = urn_core::patterns::namespace_urn("isbn", urn_core::patterns::ISBN_NSS);
+    for body in ["NewItem", "Item"] {
+        let props = &doc["components"]["schemas"][body]["properties"];
+        expect(&props["urn"], urn_pattern, body);
+        expect(&props["see_also"]["items"], urn_pattern, body);
+        expect(&props["isbn"]["oneOf"][0], &isbn_pattern, body);
+    }
+    let item = &doc["components"]["schemas"]["Item"]["properties"];
+    expect(&item["key"], urn_core::patterns::URN_KEY, "Item.key");
+    expect(
+        &doc["paths"]["/items/{urn}"]["get"]["parameters"][0]["schema"],
+        urn_pattern,
+        "the path parameter",
+    );
+
+    // The NewItem schema out of this document, on a hand-written bad payload.
+    let mut schema = json!({ "$ref": "#/components/schemas/NewItem" });
+    schema["components"] = doc["components"].clone();
+    let validator = urn_schema::Validator::new(&schema).unwrap();
+    let payload: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{}/tests/payloads/new-item-bad.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let mut problems: Vec<String> = validator
+        .validate(&payload)
+        .unwrap_err()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    problems.sort();
+    assert_eq!(
+        problems,
+        [
+            "/isbn: invalid isbn URN: the check digit does not match (byte 25)",
+            "/see_also/1: invalid URN: NID of 1 character at byte 4: it must have 2 to 32",
+            "/see_also/2: invalid URN: '%' at byte 13 in the NSS must be followed by two hex digits",
+            "/urn: invalid URN: ' ' at byte 17 is not allowed in the NSS",
+        ]
+    );
+    shut_down(server);
+}

@@ -181,6 +181,32 @@ impl fmt::Display for Problem {
     }
 }
 
+/// The problems one validation error stands for, each marked whether a URN rule found it.
+fn explain(error: &ValidationError<'_>) -> Vec<(Problem, bool)> {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    let here = |message: String| Problem {
+        instance_path: error.instance_path().to_string(),
+        message,
+    };
+    match error.kind() {
+        Kind::Custom { message, .. } => vec![(here(message.clone()), true)],
+        Kind::OneOfNotValid { context } | Kind::AnyOf { context } => {
+            let urn_rules: Vec<(Problem, bool)> = context
+                .iter()
+                .flatten()
+                .flat_map(explain)
+                .filter(|(_, urn_rule)| *urn_rule)
+                .collect();
+            if urn_rules.is_empty() {
+                vec![(here(error.to_string()), false)]
+            } else {
+                urn_rules
+            }
+        }
+        _ => vec![(here(error.to_string()), false)],
+    }
+}
+
 /// Why a schema could not be compiled.
 #[derive(Debug)]
 pub struct SchemaError(String);
@@ -239,21 +265,14 @@ impl Validator {
         self.inner.is_valid(instance)
     }
 
-    /// Every problem with `instance`, in document order.
+    /// Every problem with `instance`, in document order. Where no branch of a `oneOf` or
+    /// `anyOf` matched (an `Option<IsbnUrn>` is `IsbnUrn` or `null`) and a branch failed on a
+    /// URN rule, that rule's message is the problem.
     pub fn validate(&self, instance: &Value) -> Result<(), Vec<Problem>> {
-        let problems: Vec<Problem> = self
-            .inner
-            .iter_errors(instance)
-            .map(|e| Problem {
-                instance_path: e.instance_path().to_string(),
-                message: match e.kind() {
-                    jsonschema::error::ValidationErrorKind::Custom { message, .. } => {
-                        message.clone()
-                    }
-                    _ => e.to_string(),
-                },
-            })
-            .collect();
+        let mut problems = Vec::new();
+        for error in self.inner.iter_errors(instance) {
+            problems.extend(explain(&error).into_iter().map(|(problem, _)| problem));
+        }
         if problems.is_empty() {
             Ok(())
         } else {

@@ -9,6 +9,8 @@ pub(crate) mod diesel;
 mod postgres;
 #[cfg(feature = "rusqlite")]
 mod rusqlite;
+#[cfg(any(feature = "schemars", feature = "utoipa"))]
+mod schema_text;
 #[cfg(feature = "schemars")]
 mod schemars;
 #[cfg(feature = "serde")]
@@ -23,5 +25,7 @@ mod sqlx;
     feature = "postgres"
 ))]
 mod stored;
+#[cfg(feature = "utoipa")]
+mod utoipa;
 #[cfg(feature = "uuid")]
 mod uuid;

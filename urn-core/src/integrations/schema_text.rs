@@ -1,0 +1,59 @@
+//! What the JSON Schema (schemars) and OpenAPI (utoipa) descriptions of the URN types say, in
+//! one place so the two documents cannot drift apart.
+
+use alloc::format;
+use alloc::string::String;
+
+use crate::{Namespace, patterns};
+
+pub(crate) const URN_DESCRIPTION: &str = "A URN (RFC 8141), kept as written. Equivalent \
+    spellings (case of 'urn' and the NID, case of %XX hex, r-/q-/f-components) name the same resource.";
+pub(crate) const URN_EXAMPLES: &[&str] = &[
+    "urn:isbn:0-395-36341-1",
+    "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
+    "urn:example:a%2Cb/c?=lang=en#part",
+];
+
+pub(crate) const KEY_DESCRIPTION: &str = "The canonical key of a URN (RFC 8141 section 3 \
+    normalization plus namespace rules): lower-case 'urn' and NID, upper-case %XX hex, no \
+    r-, q- or f-component.";
+pub(crate) const KEY_EXAMPLES: &[&str] = &[
+    "urn:isbn:0395363411",
+    "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+    "urn:example:a%2Cb/c",
+];
+
+/// The pattern for URNs of namespace `N`.
+pub(crate) fn ns_pattern<N: Namespace>() -> String {
+    patterns::namespace_urn(N::NID, N::NSS_PATTERN)
+}
+
+/// The description of URNs of namespace `nid`.
+pub(crate) fn ns_description(nid: &str) -> String {
+    format!("A URN in the \"{nid}\" namespace (NID matched in any case), kept as written.")
+}
+
+/// A schema name for URNs of namespace `nid`: its `-`-separated parts capitalized, then `Urn`
+/// (`IsbnUrn`, `AcmeSkuUrn`).
+pub(crate) fn ns_schema_name(nid: &str) -> String {
+    let mut name = String::new();
+    for part in nid.split('-') {
+        let mut chars = part.chars();
+        if let Some(first) = chars.next() {
+            name.push(first.to_ascii_uppercase());
+            name.push_str(chars.as_str());
+        }
+    }
+    name.push_str("Urn");
+    name
+}
+
+/// A title people read: `ISBN URN`, `acme-sku URN`.
+pub(crate) fn human_title(nid: &str) -> String {
+    let name = match nid.to_ascii_lowercase().as_str() {
+        "uuid" | "isbn" | "issn" | "oid" | "ietf" | "nbn" | "mpeg" => nid.to_ascii_uppercase(),
+        "example" => String::from("Example"),
+        _ => String::from(nid),
+    };
+    format!("{name} URN")
+}
