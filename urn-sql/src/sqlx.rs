@@ -36,9 +36,9 @@ pub mod postgres {
     use super::*;
     use ::sqlx::{Executor, Postgres};
 
-    /// Creates the `urn` and `urn_key` domains and `urn_key_v1` unless the domain `urn` already
-    /// exists, in one transaction (the `postgres::UP` migration, for applications that do not run
-    /// migrations some other way).
+    /// Runs the `postgres::UP` migration in one transaction (for applications that do not run
+    /// migrations some other way): it creates the domains and functions, brings an older install
+    /// up to date, and does nothing when they are current.
     ///
     /// ```no_run
     /// # async fn f(pool: sqlx::PgPool) -> Result<(), sqlx::Error> {
@@ -47,16 +47,8 @@ pub mod postgres {
     /// ```
     pub async fn install(pool: &::sqlx::PgPool) -> Result<(), ::sqlx::Error> {
         let mut tx = pool.begin().await?;
-        // Serialises concurrent installers.
-        ::sqlx::query("SELECT pg_advisory_xact_lock(8141)")
-            .execute(&mut *tx)
-            .await?;
-        let exists: bool = ::sqlx::query_scalar("SELECT to_regtype('urn') IS NOT NULL")
-            .fetch_one(&mut *tx)
-            .await?;
-        if !exists {
-            tx.execute(::sqlx::raw_sql(crate::postgres::UP)).await?;
-        }
+        // UP serialises concurrent installers itself (an advisory lock) and is idempotent.
+        tx.execute(::sqlx::raw_sql(crate::postgres::UP)).await?;
         tx.commit().await
     }
 

@@ -800,3 +800,32 @@ async fn values_round_trip_and_bad_stored_values_are_decode_errors() {
     assert!(err.to_string().contains(r#"stored value "nope""#), "{err}");
     db.drop_schema().await;
 }
+
+/// `install` brings an older install up to date (it used to skip any database that had a `urn`
+/// domain): here one made before the named constraints, with a different version comment.
+#[tokio::test]
+async fn install_upgrades_an_older_install() {
+    let Some(db) = Db::new("upgrade").await else {
+        return;
+    };
+    db.pool
+        .execute(
+            "ALTER DOMAIN urn DROP CONSTRAINT urn_nid; \
+             COMMENT ON DOMAIN urn IS 'urn-sql 1: RFC 8141 URN'",
+        )
+        .await
+        .unwrap();
+    let constraints = |pool: PgPool| async move {
+        sqlx::query_scalar::<_, i64>(
+            "SELECT count(*) FROM pg_constraint WHERE contypid = to_regtype('urn') \
+             AND conname = 'urn_nid'",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+    };
+    assert_eq!(constraints(db.pool.clone()).await, 0);
+    install(&db.pool).await.unwrap();
+    assert_eq!(constraints(db.pool.clone()).await, 1);
+    db.drop_schema().await;
+}
