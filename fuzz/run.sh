@@ -20,7 +20,8 @@ for target in "${targets[@]}"; do
     if ! cargo fuzz run -s none "$target" "corpus/$target" "$seeds" -- \
         -dict=urn.dict -max_total_time="$seconds" -max_len=4096 -timeout=10 \
         -print_final_stats=1 >"$log" 2>&1; then
-        tail -n 60 "$log"
+        grep -A 4 'panicked at' "$log" || true
+        tail -n 20 "$log"
         echo "fuzz target $target FAILED (input saved under fuzz/artifacts/$target/)" >&2
         exit 1
     fi

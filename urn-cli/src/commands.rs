@@ -156,6 +156,90 @@ enum Record<'a> {
     },
 }
 
+impl Record<'_> {
+    /// Writes a valid record's JSON without escaping, when no string in it needs escaping (a
+    /// URN's characters never do; a namespace message may); returns false otherwise, and for
+    /// an invalid record. The output is byte for byte what serde_json writes.
+    fn write_plain(&self, out: &mut String) -> bool {
+        let Record::Valid {
+            input,
+            nid,
+            nss,
+            r_component,
+            q_component,
+            f_component,
+            key,
+            rfc8141_key,
+            nid_status,
+            namespace,
+            ..
+        } = self
+        else {
+            return false;
+        };
+        let plain = |s: &str| s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\');
+        let message_plain = namespace.message.as_deref().is_none_or(plain);
+        if !(plain(input) && message_plain) {
+            return false;
+        }
+        let string = |out: &mut String, s: &str| {
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        };
+        let optional = |out: &mut String, s: Option<&str>| match s {
+            Some(s) => string(out, s),
+            None => out.push_str("null"),
+        };
+        out.push_str("{\"input\":");
+        string(out, input);
+        out.push_str(",\"valid\":true,\"nid\":");
+        string(out, nid);
+        out.push_str(",\"nss\":");
+        string(out, nss);
+        out.push_str(",\"r_component\":");
+        optional(out, *r_component);
+        out.push_str(",\"q_component\":");
+        optional(out, *q_component);
+        out.push_str(",\"f_component\":");
+        optional(out, *f_component);
+        out.push_str(",\"key\":");
+        string(out, key.as_str());
+        out.push_str(",\"rfc8141_key\":");
+        string(out, rfc8141_key.as_str());
+        out.push_str(",\"nid_status\":\"");
+        let _ = FmtOut(out).write_fmt(format_args!("{}", nid_status.0));
+        out.push_str("\",\"namespace\":{\"known\":");
+        out.push_str(if namespace.known { "true" } else { "false" });
+        out.push_str(",\"valid\":");
+        out.push_str(match namespace.valid {
+            Some(true) => "true",
+            Some(false) => "false",
+            None => "null",
+        });
+        out.push_str(",\"message\":");
+        optional(out, namespace.message.as_deref());
+        out.push_str(",\"offset\":");
+        match namespace.offset {
+            Some(offset) => {
+                let _ = FmtOut(out).write_fmt(format_args!("{offset}"));
+            }
+            None => out.push_str("null"),
+        }
+        out.push_str("}}");
+        true
+    }
+}
+
+/// Formatting into a `String` (this module's `Write` is `io::Write`).
+struct FmtOut<'a>(&'a mut String);
+
+impl FmtOut<'_> {
+    fn write_fmt(&mut self, args: std::fmt::Arguments<'_>) -> std::fmt::Result {
+        std::fmt::Write::write_fmt(self.0, args)
+    }
+}
+
 #[derive(Serialize)]
 struct ErrorRecord {
     kind: &'static str,
@@ -163,7 +247,11 @@ struct ErrorRecord {
     message: String,
 }
 
-fn inspect_record<'a>(input: &'a Input<'_>, options: &ParseOptions) -> Record<'a> {
+fn inspect_record<'a>(
+    input: &'a Input<'_>,
+    options: &ParseOptions,
+    statuses: &mut StatusCache,
+) -> Record<'a> {
     let shown = match &input.text {
         Ok(t) => t.as_ref(),
         Err(u) => u.shown.as_str(),
@@ -179,7 +267,7 @@ fn inspect_record<'a>(input: &'a Input<'_>, options: &ParseOptions) -> Record<'a
             f_component: urn.f_component(),
             key: urn.key(),
             rfc8141_key: urn.rfc8141_key(),
-            nid_status: StatusName(urn.nid_status()),
+            nid_status: StatusName(statuses.get(urn.nid())),
             namespace: NamespaceRecord::of(&urn),
         },
         Err(e) => Record::Invalid {
@@ -191,6 +279,31 @@ fn inspect_record<'a>(input: &'a Input<'_>, options: &ParseOptions) -> Record<'a
                 message: e.message,
             },
         },
+    }
+}
+
+/// The registry statuses of the last few NIDs seen: a stream of URNs names few namespaces, and
+/// a lookup in the registry is a binary search over ~500 names.
+#[derive(Default)]
+struct StatusCache {
+    recent: Vec<(String, NidStatus)>,
+}
+
+impl StatusCache {
+    fn get(&mut self, nid: &str) -> NidStatus {
+        if let Some((_, status)) = self
+            .recent
+            .iter()
+            .find(|(seen, _)| seen.eq_ignore_ascii_case(nid))
+        {
+            return *status;
+        }
+        let status = urn_core::nid_status(nid);
+        if self.recent.len() == 8 {
+            self.recent.remove(0);
+        }
+        self.recent.push((nid.to_owned(), status));
+        status
     }
 }
 
@@ -211,11 +324,18 @@ pub(crate) fn inspect(
 ) -> io::Result<ExitCode> {
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut any_bad = false;
+    let mut line = String::with_capacity(512);
+    let mut statuses = StatusCache::default();
     input::for_each(args, format(stdin_json), |input| {
-        let record = inspect_record(&input, &options);
+        let record = inspect_record(&input, &options, &mut statuses);
         any_bad |= matches!(record, Record::Invalid { .. });
-        serde_json::to_writer(&mut out, &record)?;
-        out.write_all(b"\n")
+        line.clear();
+        if !record.write_plain(&mut line) {
+            line.clear();
+            line.push_str(&serde_json::to_string(&record)?);
+        }
+        line.push('\n');
+        out.write_all(line.as_bytes())
     })?;
     out.flush()?;
     Ok(exit(any_bad))

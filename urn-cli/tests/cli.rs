@@ -451,3 +451,19 @@ fn dedup_keeps_the_first_spelling_of_each_key_at_scale() {
     assert_eq!(lines[19_999], "urn:example:item19999");
     assert_eq!(lines[20_000], "urn:example:new");
 }
+
+/// `inspect` writes its records by hand for speed: every line is exactly what serde_json would
+/// write for the same (ordered) object, for valid URNs of every shape, namespace errors and
+/// invalid inputs.
+#[test]
+fn inspect_lines_are_exactly_serde_json() {
+    let input = "URN:ISBN:0-395-36341-1?+r?=q#\nurn:isbn:0-395-36341-2\nurn:ietf:params:dns::soa\n\
+                 urn:example:a%2c/b#\nurn:acme:x\nurn:example:a?b\n\u{feff}urn:example:x\n \n";
+    let o = urn(&["inspect"], input.as_bytes());
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 8);
+    for line in out.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(serde_json::to_string(&value).unwrap(), line);
+    }
+}
