@@ -128,6 +128,44 @@ impl UrnBuilder {
     }
 }
 
+/// Building URNs; here, beside the builder, so `Urn` does not depend on it.
+impl Urn {
+    /// Starts building a URN from a NID and an (already percent-encoded) NSS.
+    ///
+    /// ```
+    /// use urn_core::{encode_nss, Urn};
+    /// let urn = Urn::builder("example", &encode_nss("a b/c"))
+    ///     .q_component("lang=en")
+    ///     .build()?;
+    /// assert_eq!(urn.as_str(), "urn:example:a%20b%2Fc?=lang=en");
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn builder(nid: &str, nss: &str) -> UrnBuilder {
+        UrnBuilder::new(nid, nss)
+    }
+
+    /// `urn:<nid>:<nss>`, validated (the NSS must already be percent-encoded; see
+    /// [`encode_nss`](crate::encode_nss)).
+    pub fn from_parts(nid: &str, nss: &str) -> Result<Self, ParseError> {
+        UrnBuilder::new(nid, nss).build()
+    }
+
+    /// A builder holding this URN's parts, for changing a component.
+    ///
+    /// ```
+    /// let urn = urn_core::Urn::parse("urn:example:a?=x=1#top")?;
+    /// let plain = urn.to_builder().q_component(None).f_component(None).build()?;
+    /// assert_eq!(plain.as_str(), "urn:example:a");
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn to_builder(&self) -> UrnBuilder {
+        UrnBuilder::new(self.nid(), self.nss())
+            .r_component(self.r_component())
+            .q_component(self.q_component())
+            .f_component(self.f_component())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,12 +6,12 @@
 //! produced byte by byte from their pieces and compared as they go.
 
 use core::cmp::Ordering;
-use core::hash::Hasher;
+use core::hash::{Hash, Hasher};
 
 use crate::key_parts::{self, nss_eq_generic};
 use crate::key_rules::KeyRules;
 use crate::key_text::INLINE;
-use crate::{UrnRef, namespaces};
+use crate::{Urn, UrnRef, namespaces};
 
 const RULES: KeyRules = KeyRules::CURRENT;
 
@@ -83,5 +83,72 @@ pub(crate) fn hash<H: Hasher>(a: &UrnRef<'_>, state: &mut H) {
         key_parts::hash_slice(a.key().as_str().as_bytes(), state);
     } else {
         key_parts::hash_key(a.key_parts(RULES).bytes(), state);
+    }
+}
+
+// `==`, `Ord` and `Hash` of the URN types, all by the key; here, so the types do not depend on
+// the comparison built on them.
+
+impl PartialEq for UrnRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self::eq(self, other)
+    }
+}
+
+impl Eq for UrnRef<'_> {}
+
+impl PartialOrd for UrnRef<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for UrnRef<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self::cmp(self, other)
+    }
+}
+
+impl Hash for UrnRef<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self::hash(self, state);
+    }
+}
+
+impl PartialEq<Urn> for UrnRef<'_> {
+    fn eq(&self, other: &Urn) -> bool {
+        self::eq(self, &other.as_urn_ref())
+    }
+}
+
+impl PartialEq for Urn {
+    fn eq(&self, other: &Self) -> bool {
+        self::eq(&self.as_urn_ref(), &other.as_urn_ref())
+    }
+}
+
+impl Eq for Urn {}
+
+impl PartialEq<UrnRef<'_>> for Urn {
+    fn eq(&self, other: &UrnRef<'_>) -> bool {
+        self::eq(&self.as_urn_ref(), other)
+    }
+}
+
+impl PartialOrd for Urn {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Urn {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self::cmp(&self.as_urn_ref(), &other.as_urn_ref())
+    }
+}
+
+impl Hash for Urn {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self::hash(&self.as_urn_ref(), state);
     }
 }

@@ -5,14 +5,11 @@ use alloc::string::String;
 use core::borrow::Borrow;
 use core::fmt;
 use core::hash::{Hash, Hasher};
-use core::str::FromStr;
 
-use crate::error::{ErrorKind, ParseError};
 use crate::key_parts::{Fold, HexSeen, KeyParts, Piece};
 use crate::key_rules::KeyRules;
 use crate::key_text::KeyText;
-use crate::parse::{self, Offsets, ParseOptions, Syntax};
-use crate::{Urn, UrnRef, namespaces};
+use crate::namespaces;
 
 /// The key of `nid` and `nss` under `rules`, as pieces; `hex` is what the parse saw of `%XX`.
 #[inline]
@@ -72,42 +69,6 @@ impl<'a> UrnKey<'a> {
         self.text.is_borrowed()
     }
 
-    /// Checks that `text` is a canonical key (under [`KeyRules::CURRENT`]) and borrows it.
-    ///
-    /// Keys of RFC 2141 URNs (whose NID may have one character or end in `-`) are accepted.
-    ///
-    /// ```
-    /// use urn_core::{ErrorKind, UrnKey};
-    /// assert!(UrnKey::parse("urn:isbn:0395363411").is_ok());
-    /// let err = UrnKey::parse("urn:isbn:0-395-36341-1").unwrap_err();
-    /// assert_eq!(err.kind(), ErrorKind::KeyNotCanonical);
-    /// assert_eq!(err.offset(), 10);
-    /// ```
-    pub fn parse(text: &'a str) -> Result<Self, ParseError> {
-        let offsets = parse::parse(text, &ParseOptions::new()).or_else(|err| {
-            parse::parse(text, &ParseOptions::new().syntax(Syntax::Rfc2141)).map_err(|_| err)
-        })?;
-        if offsets.nss_end as usize != text.len() {
-            return Err(ParseError::new(
-                ErrorKind::KeyHasComponent,
-                offsets.nss_end as usize,
-            ));
-        }
-        let urn = UrnRef::from_parts(text, offsets);
-        if !urn.key_is_verbatim(KeyRules::CURRENT) {
-            let at = urn
-                .key_parts(KeyRules::CURRENT)
-                .bytes()
-                .zip(text.bytes())
-                .position(|(k, t)| k != t)
-                .unwrap_or(text.len());
-            return Err(ParseError::new(ErrorKind::KeyNotCanonical, at));
-        }
-        Ok(UrnKey {
-            text: KeyText::Borrowed(text),
-        })
-    }
-
     /// The key as text.
     pub fn as_str(&self) -> &str {
         self.text.as_str()
@@ -145,56 +106,6 @@ impl<'a> UrnKey<'a> {
     /// The key's text, owned.
     pub fn into_string(self) -> String {
         self.text.into_string()
-    }
-
-    /// The key as a URN (a key is itself a valid URN with no components).
-    ///
-    /// ```
-    /// let urn: urn_core::Urn = "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6".parse()?;
-    /// assert_eq!(urn.key().to_urn(), urn);
-    /// # Ok::<(), urn_core::ParseError>(())
-    /// ```
-    pub fn to_urn(&self) -> Urn {
-        let offsets = Offsets::normal_assigned_name(self.as_str(), self.nid().len());
-        Urn::from_trusted(String::from(self.as_str()), offsets)
-    }
-}
-
-impl UrnKey<'static> {
-    /// Checks and takes ownership of `text` without copying it.
-    pub fn from_string(text: String) -> Result<Self, ParseError> {
-        Self::from_string_or_back(text).map_err(|(_, e)| e)
-    }
-
-    /// Like [`UrnKey::from_string`], but hands the text back with the error.
-    pub(crate) fn from_string_or_back(text: String) -> Result<Self, (String, ParseError)> {
-        match UrnKey::parse(&text) {
-            Ok(_) => Ok(UrnKey {
-                text: KeyText::from(text),
-            }),
-            Err(e) => Err((text, e)),
-        }
-    }
-}
-
-impl FromStr for UrnKey<'static> {
-    type Err = ParseError;
-    fn from_str(s: &str) -> Result<Self, ParseError> {
-        UrnKey::parse(s).map(UrnKey::into_owned)
-    }
-}
-
-impl TryFrom<String> for UrnKey<'static> {
-    type Error = ParseError;
-    fn try_from(s: String) -> Result<Self, ParseError> {
-        UrnKey::from_string(s)
-    }
-}
-
-impl<'a> TryFrom<&'a str> for UrnKey<'a> {
-    type Error = ParseError;
-    fn try_from(s: &'a str) -> Result<Self, ParseError> {
-        UrnKey::parse(s)
     }
 }
 
@@ -271,6 +182,7 @@ impl PartialEq<&str> for UrnKey<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
 
     #[test]
     fn key_rejects_components_and_non_canonical_text() {

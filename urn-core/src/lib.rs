@@ -52,6 +52,8 @@ mod ns_urn;
 mod parse;
 pub mod patterns;
 mod registry;
+#[cfg(feature = "diesel")]
+pub mod sql_types;
 #[cfg(feature = "proptest")]
 pub mod strategy;
 mod urn;
@@ -71,6 +73,3 @@ pub use parse::{DEFAULT_MAX_LEN, ParseOptions, Syntax};
 pub use registry::{NidStatus, REGISTRY_DATE, RegistryEntry, nid_status, registry, registry_entry};
 pub use urn::Urn;
 pub use urn_ref::UrnRef;
-
-#[cfg(feature = "diesel")]
-pub use integrations::diesel::sql_types;

@@ -2,12 +2,10 @@
 
 use alloc::borrow::Cow;
 use alloc::string::String;
-use core::cmp::Ordering;
 use core::fmt;
-use core::hash::{Hash, Hasher};
 use core::str::FromStr;
 
-use crate::builder::UrnBuilder;
+use crate::UrnRef;
 use crate::encoding::DecodeError;
 use crate::error::ParseError;
 use crate::key::UrnKey;
@@ -15,7 +13,6 @@ use crate::key_rules::KeyRules;
 use crate::namespaces::{KnownNamespace, NamespaceError};
 use crate::parse::{self, Offsets, ParseOptions, Syntax};
 use crate::registry::NidStatus;
-use crate::{UrnRef, equivalence};
 
 /// A validated URN that owns its text, kept exactly as given.
 ///
@@ -90,26 +87,6 @@ impl Urn {
     /// A URN whose offsets are known to describe `text`.
     pub(crate) const fn from_trusted(text: String, offsets: Offsets) -> Self {
         Urn { text, offsets }
-    }
-
-    /// Starts building a URN from a NID and an (already percent-encoded) NSS.
-    ///
-    /// ```
-    /// use urn_core::{encode_nss, Urn};
-    /// let urn = Urn::builder("example", &encode_nss("a b/c"))
-    ///     .q_component("lang=en")
-    ///     .build()?;
-    /// assert_eq!(urn.as_str(), "urn:example:a%20b%2Fc?=lang=en");
-    /// # Ok::<(), urn_core::ParseError>(())
-    /// ```
-    pub fn builder(nid: &str, nss: &str) -> UrnBuilder {
-        UrnBuilder::new(nid, nss)
-    }
-
-    /// `urn:<nid>:<nss>`, validated (the NSS must already be percent-encoded; see
-    /// [`encode_nss`](crate::encode_nss)).
-    pub fn from_parts(nid: &str, nss: &str) -> Result<Self, ParseError> {
-        UrnBuilder::new(nid, nss).build()
     }
 
     /// A view that borrows this URN's text.
@@ -202,21 +179,6 @@ impl Urn {
     pub fn eq_text(&self, other: &Urn) -> bool {
         self.text == other.text
     }
-
-    /// A builder holding this URN's parts, for changing a component.
-    ///
-    /// ```
-    /// let urn = urn_core::Urn::parse("urn:example:a?=x=1#top")?;
-    /// let plain = urn.to_builder().q_component(None).f_component(None).build()?;
-    /// assert_eq!(plain.as_str(), "urn:example:a");
-    /// # Ok::<(), urn_core::ParseError>(())
-    /// ```
-    pub fn to_builder(&self) -> UrnBuilder {
-        UrnBuilder::new(self.nid(), self.nss())
-            .r_component(self.r_component())
-            .q_component(self.q_component())
-            .f_component(self.f_component())
-    }
 }
 
 impl FromStr for Urn {
@@ -276,34 +238,45 @@ impl fmt::Debug for Urn {
     }
 }
 
-impl PartialEq for Urn {
-    fn eq(&self, other: &Self) -> bool {
-        equivalence::eq(&self.as_urn_ref(), &other.as_urn_ref())
+/// Owned copies of a borrowed URN; here, beside `Urn`, so `UrnRef` does not depend on it.
+impl UrnRef<'_> {
+    /// An owned copy (one allocation).
+    #[allow(clippy::should_implement_trait)]
+    pub fn to_owned(&self) -> Urn {
+        Urn::from_trusted(String::from(self.as_str()), self.offsets())
+    }
+
+    /// An owned copy (one allocation); the same as [`UrnRef::to_owned`].
+    pub fn to_urn(&self) -> Urn {
+        self.to_owned()
     }
 }
 
-impl Eq for Urn {}
-
-impl PartialEq<UrnRef<'_>> for Urn {
-    fn eq(&self, other: &UrnRef<'_>) -> bool {
-        equivalence::eq(&self.as_urn_ref(), other)
+impl<'a> From<&'a Urn> for UrnRef<'a> {
+    fn from(urn: &'a Urn) -> Self {
+        urn.as_urn_ref()
     }
 }
 
-impl PartialOrd for Urn {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
+/// Parsing into an owned URN; beside `Urn`, so the grammar and `UrnRef` do not depend on it.
+impl ParseOptions {
+    /// Parses into an owned [`Urn`] (one allocation: the copy of the text).
+    pub fn parse(&self, input: &str) -> Result<Urn, ParseError> {
+        self.parse_ref(input).map(|urn| urn.to_owned())
     }
 }
 
-impl Ord for Urn {
-    fn cmp(&self, other: &Self) -> Ordering {
-        equivalence::cmp(&self.as_urn_ref(), &other.as_urn_ref())
-    }
-}
-
-impl Hash for Urn {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        equivalence::hash(&self.as_urn_ref(), state);
+/// A key as a URN; beside `Urn`, so `UrnKey` does not depend on it.
+impl UrnKey<'_> {
+    /// The key as a URN (a key is itself a valid URN with no components).
+    ///
+    /// ```
+    /// let urn: urn_core::Urn = "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6".parse()?;
+    /// assert_eq!(urn.key().to_urn(), urn);
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn to_urn(&self) -> Urn {
+        let offsets = Offsets::normal_assigned_name(self.as_str(), self.nid().len());
+        Urn::from_trusted(String::from(self.as_str()), offsets)
     }
 }

@@ -1,20 +1,19 @@
 //! [`UrnRef`]: a validated URN borrowed from its text.
 
 use alloc::borrow::Cow;
-use core::cmp::Ordering;
+use alloc::string::String;
 use core::fmt;
-use core::hash::{Hash, Hasher};
+use core::str::FromStr;
 
 use crate::encoding::{self, DecodeError};
-use crate::error::ParseError;
+use crate::error::{ErrorKind, ParseError};
 use crate::key::{self, UrnKey};
 use crate::key_parts::{self, HexSeen, KeyParts};
 use crate::key_rules::KeyRules;
 use crate::key_text::KeyText;
 use crate::namespaces::{self, KnownNamespace, NamespaceError};
-use crate::parse::{Offsets, ParseOptions, Syntax};
+use crate::parse::{self, Offsets, ParseOptions, Syntax};
 use crate::registry::{self, NidStatus};
-use crate::{Urn, equivalence};
 
 /// A validated URN that borrows its text: parsing it allocates nothing.
 ///
@@ -230,43 +229,6 @@ impl<'a> UrnRef<'a> {
     pub fn eq_text(&self, other: &UrnRef<'_>) -> bool {
         self.text == other.text
     }
-
-    /// An owned copy (one allocation).
-    #[allow(clippy::should_implement_trait)]
-    pub fn to_owned(&self) -> Urn {
-        Urn::from_trusted(alloc::string::String::from(self.text), self.offsets)
-    }
-
-    /// An owned copy (one allocation); the same as [`UrnRef::to_owned`].
-    pub fn to_urn(&self) -> Urn {
-        self.to_owned()
-    }
-}
-
-impl PartialEq for UrnRef<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        equivalence::eq(self, other)
-    }
-}
-
-impl Eq for UrnRef<'_> {}
-
-impl PartialOrd for UrnRef<'_> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for UrnRef<'_> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        equivalence::cmp(self, other)
-    }
-}
-
-impl Hash for UrnRef<'_> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        equivalence::hash(self, state);
-    }
 }
 
 impl fmt::Display for UrnRef<'_> {
@@ -294,26 +256,9 @@ impl<'a> TryFrom<&'a str> for UrnRef<'a> {
     }
 }
 
-impl<'a> From<&'a Urn> for UrnRef<'a> {
-    fn from(urn: &'a Urn) -> Self {
-        urn.as_urn_ref()
-    }
-}
-
-impl PartialEq<Urn> for UrnRef<'_> {
-    fn eq(&self, other: &Urn) -> bool {
-        equivalence::eq(self, &other.as_urn_ref())
-    }
-}
-
-/// The URN types built from options; here rather than in `parse`, so the grammar does not
-/// depend on the types built on it.
+/// The borrowed URN from options; here rather than in `parse`, so the grammar does not depend
+/// on the types built on it (`ParseOptions::parse`, owned, is beside `Urn`).
 impl ParseOptions {
-    /// Parses into an owned [`Urn`] (one allocation: the copy of the text).
-    pub fn parse(&self, input: &str) -> Result<Urn, ParseError> {
-        self.parse_ref(input).map(|urn| urn.to_owned())
-    }
-
     /// Parses into a borrowed [`UrnRef`] (no allocation).
     pub fn parse_ref<'a>(&self, input: &'a str) -> Result<UrnRef<'a>, ParseError> {
         let offsets = crate::parse::parse(input, self)?;
@@ -321,10 +266,84 @@ impl ParseOptions {
     }
 }
 
+/// Checking key text, which takes the parser; beside `UrnRef`, so `UrnKey` does not depend on it.
+impl<'a> UrnKey<'a> {
+    /// Checks that `text` is a canonical key (under [`KeyRules::CURRENT`]) and borrows it.
+    ///
+    /// Keys of RFC 2141 URNs (whose NID may have one character or end in `-`) are accepted.
+    ///
+    /// ```
+    /// use urn_core::{ErrorKind, UrnKey};
+    /// assert!(UrnKey::parse("urn:isbn:0395363411").is_ok());
+    /// let err = UrnKey::parse("urn:isbn:0-395-36341-1").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::KeyNotCanonical);
+    /// assert_eq!(err.offset(), 10);
+    /// ```
+    pub fn parse(text: &'a str) -> Result<Self, ParseError> {
+        let offsets = parse::parse(text, &ParseOptions::new()).or_else(|err| {
+            parse::parse(text, &ParseOptions::new().syntax(Syntax::Rfc2141)).map_err(|_| err)
+        })?;
+        if offsets.nss_end as usize != text.len() {
+            return Err(ParseError::new(
+                ErrorKind::KeyHasComponent,
+                offsets.nss_end as usize,
+            ));
+        }
+        let urn = UrnRef::from_parts(text, offsets);
+        if !urn.key_is_verbatim(KeyRules::CURRENT) {
+            let at = urn
+                .key_parts(KeyRules::CURRENT)
+                .bytes()
+                .zip(text.bytes())
+                .position(|(k, t)| k != t)
+                .unwrap_or(text.len());
+            return Err(ParseError::new(ErrorKind::KeyNotCanonical, at));
+        }
+        Ok(UrnKey::from_text(KeyText::Borrowed(text)))
+    }
+}
+
+impl UrnKey<'static> {
+    /// Checks and takes ownership of `text` without copying it.
+    pub fn from_string(text: String) -> Result<Self, ParseError> {
+        Self::from_string_or_back(text).map_err(|(_, e)| e)
+    }
+
+    /// Like [`UrnKey::from_string`], but hands the text back with the error.
+    pub(crate) fn from_string_or_back(text: String) -> Result<Self, (String, ParseError)> {
+        match UrnKey::parse(&text) {
+            Ok(_) => Ok(UrnKey::from_text(KeyText::from(text))),
+            Err(e) => Err((text, e)),
+        }
+    }
+}
+
+impl FromStr for UrnKey<'static> {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        UrnKey::parse(s).map(UrnKey::into_owned)
+    }
+}
+
+impl TryFrom<String> for UrnKey<'static> {
+    type Error = ParseError;
+    fn try_from(s: String) -> Result<Self, ParseError> {
+        UrnKey::from_string(s)
+    }
+}
+
+impl<'a> TryFrom<&'a str> for UrnKey<'a> {
+    type Error = ParseError;
+    fn try_from(s: &'a str) -> Result<Self, ParseError> {
+        UrnKey::parse(s)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use alloc::format;
     use alloc::vec::Vec;
+    use core::hash::{Hash, Hasher};
 
     use super::*;
 

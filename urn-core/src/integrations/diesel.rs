@@ -1,5 +1,5 @@
 //! diesel: `Urn`, `UrnKey` and `NsUrn<N>` as `Text` columns, or as the `urn` / `urn_key`
-//! PostgreSQL domains through the [`sql_types`] markers (features `diesel`, `diesel-postgres`,
+//! PostgreSQL domains through the [`sql_types`](crate::sql_types) markers (features `diesel`, `diesel-postgres`,
 //! `diesel-sqlite`).
 //!
 //! The impls are generic over the backend, so they work wherever `str: ToSql<Text, DB>` and
@@ -16,43 +16,6 @@ use diesel::sql_types::Text;
 
 use super::stored;
 use crate::{Namespace, NsUrn, Urn, UrnKey};
-
-/// diesel SQL types for the PostgreSQL domains that urn-sql creates (on SQLite both are
-/// `Text`).
-///
-/// Use them in `table!` when the column is declared with the domain (`urn urn NOT NULL`), so
-/// diesel binds parameters with the domain's type; `Text` works as well, since PostgreSQL
-/// reports domain columns as their base type. `diesel print-schema` with
-/// `pg_domains_as_custom_types` can import them (see urn-sql's README).
-pub mod sql_types {
-    /// The PostgreSQL domain `urn` (RFC 8141 syntax CHECK); `TEXT` on SQLite.
-    ///
-    /// ```
-    /// diesel::table! {
-    ///     use diesel::sql_types::*;
-    ///     use urn_core::sql_types::{Urn, UrnKey};
-    ///     items (id) {
-    ///         id -> BigInt,
-    ///         urn -> Urn,
-    ///         urn_key -> UrnKey,
-    ///     }
-    /// }
-    /// ```
-    #[derive(
-        Clone, Copy, Debug, Default, diesel::sql_types::SqlType, diesel::query_builder::QueryId,
-    )]
-    #[cfg_attr(feature = "diesel-postgres", diesel(postgres_type(name = "urn")))]
-    #[cfg_attr(feature = "diesel-sqlite", diesel(sqlite_type(name = "Text")))]
-    pub struct Urn;
-
-    /// The PostgreSQL domain `urn_key` (canonical key CHECK); `TEXT` on SQLite.
-    #[derive(
-        Clone, Copy, Debug, Default, diesel::sql_types::SqlType, diesel::query_builder::QueryId,
-    )]
-    #[cfg_attr(feature = "diesel-postgres", diesel(postgres_type(name = "urn_key")))]
-    #[cfg_attr(feature = "diesel-sqlite", diesel(sqlite_type(name = "Text")))]
-    pub struct UrnKey;
-}
 
 /// Implements `ToSql` and `FromSql` for one Rust type and one SQL type by delegating to the
 /// backend's text impls, with `$decode` checking the text read back.
@@ -80,9 +43,9 @@ macro_rules! text_sql {
 }
 
 text_sql!([], Urn, Text, stored::urn);
-text_sql!([], Urn, sql_types::Urn, stored::urn);
+text_sql!([], Urn, crate::sql_types::Urn, stored::urn);
 // A key read back is always owned, so it can be read as any `UrnKey<'a>`.
 text_sql!(['a,], UrnKey<'a>, Text, stored::key);
-text_sql!(['a,], UrnKey<'a>, sql_types::UrnKey, stored::key);
+text_sql!(['a,], UrnKey<'a>, crate::sql_types::UrnKey, stored::key);
 text_sql!([N: Namespace,], NsUrn<N>, Text, stored::ns_urn::<N>);
-text_sql!([N: Namespace,], NsUrn<N>, sql_types::Urn, stored::ns_urn::<N>);
+text_sql!([N: Namespace,], NsUrn<N>, crate::sql_types::Urn, stored::ns_urn::<N>);
