@@ -33,7 +33,7 @@ pub(crate) fn parts_of<'a>(
 ///
 /// Two URNs are equivalent exactly when their keys are equal, so this is the value to store
 /// under a UNIQUE index. A key is always valid and always canonical: [`UrnKey::parse`] and
-/// [`FromStr`] accept only canonical text, so a key read back from a database is checked.
+/// [`FromStr`](core::str::FromStr) accept only canonical text, so a key read back from a database is checked.
 /// It borrows from the URN when the URN is already in normal form; otherwise its text is built
 /// inline when it has at most 64 bytes (nearly every real URN), so computing a key allocates
 /// nothing either way; longer keys are built on the heap.

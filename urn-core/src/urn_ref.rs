@@ -17,7 +17,7 @@ use crate::registry::{self, NidStatus};
 
 /// A validated URN that borrows its text: parsing it allocates nothing.
 ///
-/// It has the same accessors as [`Urn`]; equality, ordering and hashing follow the
+/// It has the same accessors as [`Urn`](crate::Urn); equality, ordering and hashing follow the
 /// canonical key ([`UrnRef::key`]).
 ///
 /// ```
