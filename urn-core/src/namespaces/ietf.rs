@@ -64,24 +64,30 @@ fn body(
 
 /// Checks the part after `params:` (starting at byte `start` of the NSS): RFC 3553 section 3
 /// names a registered parameter class, then the class's own names, each `:`-separated part a
-/// name, so no part is empty (`params:dns:` and `params:dns::soa` are not names).
+/// name, so no part is empty (`params:dns:` and `params:dns::soa` are not names). One pass;
+/// the first problem in the text is the one reported.
 fn params(rest: &str, start: usize) -> Result<Form, Fault> {
-    if let Some(at) = rest.bytes().position(|b| b == b'%') {
-        return Err(fault(start + at, NO_PERCENT));
-    }
-    let mut at = start;
-    for (i, part) in rest.split(':').enumerate() {
-        if part.is_empty() {
-            return Err(fault(
-                at,
-                if i == 0 {
-                    "expected a registry name after 'params:'"
-                } else {
-                    "expected a name after ':' (RFC 3553)"
-                },
-            ));
+    let empty = |at: usize, first: bool| {
+        Err(fault(
+            start + at,
+            if first {
+                "expected a registry name after 'params:'"
+            } else {
+                "expected a name after ':' (RFC 3553)"
+            },
+        ))
+    };
+    let mut part = 0;
+    for (i, &b) in rest.as_bytes().iter().enumerate() {
+        match b {
+            b'%' => return Err(fault(start + i, NO_PERCENT)),
+            b':' if i == part => return empty(i, part == 0),
+            b':' => part = i + 1,
+            _ => {}
         }
-        at += part.len() + 1;
+    }
+    if part == rest.len() {
+        return empty(part, part == 0);
     }
     Ok(Form::Params)
 }
