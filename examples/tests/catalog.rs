@@ -379,6 +379,10 @@ fn openapi_document_is_valid_and_every_urn_field_has_its_pattern() {
         expect(&props["see_also"]["items"], urn_pattern, body);
         expect(&props["isbn"]["oneOf"][0], &isbn_pattern, body);
     }
+    let isbn = &doc["components"]["schemas"]["IsbnUrn"];
+    assert_eq!(isbn["title"], "ISBN URN");
+    assert_eq!(isbn["examples"][0], "urn:isbn:0-395-36341-1");
+    assert!(doc["components"]["schemas"]["Urn"]["examples"].is_array());
     let item = &doc["components"]["schemas"]["Item"]["properties"];
     expect(&item["key"], urn_core::patterns::URN_KEY, "Item.key");
     expect(

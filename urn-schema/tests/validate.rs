@@ -131,3 +131,20 @@ fn typed_namespace_titles_are_human() {
         "acme-sku URN"
     );
 }
+
+/// Every example a document shows is valid for that document, namespace rules included (the
+/// typed documents carry examples; a wrong check digit would fail here).
+#[test]
+fn every_example_is_valid_for_its_document() {
+    let mut checked = 0;
+    for (name, doc) in urn_schema::schema_files() {
+        let validator = Validator::new(&doc).unwrap();
+        for example in doc["examples"].as_array().into_iter().flatten() {
+            assert_eq!(validator.validate(example), Ok(()), "{name}: {example}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 14, "{checked}");
+    let isbn = urn_schema::document_for::<IsbnUrn>();
+    assert_eq!(isbn["examples"][0], "urn:isbn:0-395-36341-1");
+}

@@ -28,6 +28,23 @@ pub(crate) fn ns_pattern<N: Namespace>() -> String {
     patterns::namespace_urn(N::NID, N::NSS_PATTERN)
 }
 
+/// Example values for URNs of namespace `nid` (valid for its rules), when the NID is one of the
+/// built-in typed namespaces; none for others (nothing is known of their NSS).
+pub(crate) fn ns_examples(nid: &str) -> &'static [&'static str] {
+    match nid.to_ascii_lowercase().as_str() {
+        "uuid" => &["urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"],
+        "isbn" => &["urn:isbn:0-395-36341-1", "urn:isbn:9780395363416"],
+        "issn" => &["urn:issn:0317-8471"],
+        "oid" => &["urn:oid:1.3.6.1.4.1.343"],
+        "ietf" => &[
+            "urn:ietf:rfc:8141",
+            "urn:ietf:params:scim:schemas:core:2.0:User",
+        ],
+        "example" => &["urn:example:a%2Cb/c?=lang=en#part"],
+        _ => &[],
+    }
+}
+
 /// The description of URNs of namespace `nid`.
 pub(crate) fn ns_description(nid: &str) -> String {
     format!("A URN in the \"{nid}\" namespace (NID matched in any case), kept as written.")

@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use super::schema_text::{
     KEY_DESCRIPTION, KEY_EXAMPLES, URN_DESCRIPTION, URN_EXAMPLES, human_title, ns_description,
-    ns_pattern, ns_schema_name,
+    ns_examples, ns_pattern, ns_schema_name,
 };
 use crate::{DEFAULT_MAX_LEN, Namespace, NsUrn, Urn, UrnKey, UrnRef, patterns};
 
@@ -88,7 +88,11 @@ impl<N: Namespace> JsonSchema for NsUrn<N> {
         format!("urn_core::NsUrn<{}>", N::NID).into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        let mut schema = string_schema(&ns_pattern::<N>(), &ns_description(N::NID), &[]);
+        let mut schema = string_schema(
+            &ns_pattern::<N>(),
+            &ns_description(N::NID),
+            ns_examples(N::NID),
+        );
         schema.insert("title".into(), Value::from(human_title(N::NID)));
         schema
     }

@@ -11,7 +11,7 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::schema_text::{
     KEY_DESCRIPTION, KEY_EXAMPLES, URN_DESCRIPTION, URN_EXAMPLES, human_title, ns_description,
-    ns_pattern, ns_schema_name,
+    ns_examples, ns_pattern, ns_schema_name,
 };
 use crate::{DEFAULT_MAX_LEN, Namespace, NsUrn, Urn, UrnKey, UrnRef, patterns};
 
@@ -74,7 +74,7 @@ impl<N: Namespace> PartialSchema for NsUrn<N> {
         string_schema(
             &ns_pattern::<N>(),
             &ns_description(N::NID),
-            &[],
+            ns_examples(N::NID),
             Some(human_title(N::NID)),
         )
     }
