@@ -247,11 +247,7 @@ struct ErrorRecord {
     message: String,
 }
 
-fn inspect_record<'a>(
-    input: &'a Input<'_>,
-    options: &ParseOptions,
-    statuses: &mut StatusCache,
-) -> Record<'a> {
+fn inspect_record<'a>(input: &'a Input<'_>, options: &ParseOptions) -> Record<'a> {
     let shown = match &input.text {
         Ok(t) => t.as_ref(),
         Err(u) => u.shown.as_str(),
@@ -267,7 +263,7 @@ fn inspect_record<'a>(
             f_component: urn.f_component(),
             key: urn.key(),
             rfc8141_key: urn.rfc8141_key(),
-            nid_status: StatusName(statuses.get(urn.nid())),
+            nid_status: StatusName(urn.nid_status()),
             namespace: NamespaceRecord::of(&urn),
         },
         Err(e) => Record::Invalid {
@@ -279,31 +275,6 @@ fn inspect_record<'a>(
                 message: e.message,
             },
         },
-    }
-}
-
-/// The registry statuses of the last few NIDs seen: a stream of URNs names few namespaces, and
-/// a lookup in the registry is a binary search over ~500 names.
-#[derive(Default)]
-struct StatusCache {
-    recent: Vec<(String, NidStatus)>,
-}
-
-impl StatusCache {
-    fn get(&mut self, nid: &str) -> NidStatus {
-        if let Some((_, status)) = self
-            .recent
-            .iter()
-            .find(|(seen, _)| seen.eq_ignore_ascii_case(nid))
-        {
-            return *status;
-        }
-        let status = urn_core::nid_status(nid);
-        if self.recent.len() == 8 {
-            self.recent.remove(0);
-        }
-        self.recent.push((nid.to_owned(), status));
-        status
     }
 }
 
@@ -325,9 +296,8 @@ pub(crate) fn inspect(
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut any_bad = false;
     let mut line = String::with_capacity(512);
-    let mut statuses = StatusCache::default();
     input::for_each(args, format(stdin_json), |input| {
-        let record = inspect_record(&input, &options, &mut statuses);
+        let record = inspect_record(&input, &options);
         any_bad |= matches!(record, Record::Invalid { .. });
         line.clear();
         if !record.write_plain(&mut line) {

@@ -54,11 +54,12 @@ impl Choices for ByteChoices<'_> {
     }
 }
 
-/// The shapes the generator covers: each known namespace, and any other NID.
+/// The shapes the generator covers: each known namespace, any other NID, or a given NID.
 #[derive(Clone, Copy)]
-enum Shape {
+enum Shape<'n> {
     Known(KnownNamespace),
     Other,
+    Named(&'n str),
 }
 
 const HEX: &[u8] = b"0123456789abcdefABCDEF";
@@ -173,12 +174,17 @@ fn isbn(out: &mut String, c: &mut impl Choices) {
     } else {
         let d = digits(c, 9);
         let sum: u32 = d.iter().zip((2..=10).rev()).map(|(x, w)| x * w).sum();
-        let check = match (11 - sum % 11) % 11 {
-            10 if c.one_in(2) => 'x',
-            10 => 'X',
-            n => char::from_digit(n, 10).unwrap_or('0'),
-        };
+        let check = mod11_check(c, sum);
         push_hyphenated(out, c, &d, check);
+    }
+}
+
+/// The ISBN-10 / ISSN check character for a weighted digit sum: `X` (in either case) for 10.
+fn mod11_check(c: &mut impl Choices, sum: u32) -> char {
+    match (11 - sum % 11) % 11 {
+        10 if c.one_in(2) => 'x',
+        10 => 'X',
+        n => char::from_digit(n, 10).unwrap_or('0'),
     }
 }
 
@@ -191,11 +197,7 @@ fn issn(out: &mut String, c: &mut impl Choices) {
         }
         out.push(char::from_digit(*x, 10).unwrap_or('0'));
     }
-    out.push(match (11 - sum % 11) % 11 {
-        10 if c.one_in(2) => 'x',
-        10 => 'X',
-        n => char::from_digit(n, 10).unwrap_or('0'),
-    });
+    out.push(mod11_check(c, sum));
 }
 
 fn uuid(out: &mut String, c: &mut impl Choices) {
@@ -331,8 +333,6 @@ fn components(out: &mut String, c: &mut impl Choices) {
 /// The text of a valid URN of `ns` (any namespace when `None`): the scheme and NID in random
 /// case, a valid NSS, and components.
 pub(crate) fn urn_text(c: &mut impl Choices, ns: Option<KnownNamespace>) -> String {
-    let mut out = String::new();
-    push_any_case(&mut out, c, "urn:");
     let shape = match ns {
         Some(ns) => Shape::Known(ns),
         None => match c.below(u32::try_from(KnownNamespace::ALL.len()).unwrap_or(1) + 3) as usize {
@@ -345,6 +345,22 @@ pub(crate) fn urn_text(c: &mut impl Choices, ns: Option<KnownNamespace>) -> Stri
             _ => Shape::Other,
         },
     };
+    shaped_text(c, shape)
+}
+
+/// The text of a valid URN whose NID is `nid` (assumed valid): that namespace's own shape when
+/// urn-core knows it, otherwise a generic NSS.
+pub(crate) fn urn_text_with_nid(c: &mut impl Choices, nid: &str) -> String {
+    match KnownNamespace::from_nid(nid) {
+        Some(ns) => shaped_text(c, Shape::Known(ns)),
+        None => shaped_text(c, Shape::Named(nid)),
+    }
+}
+
+/// `urn:`, the NID and `:` (in random case), an NSS of `shape`, components.
+fn shaped_text(c: &mut impl Choices, shape: Shape<'_>) -> String {
+    let mut out = String::new();
+    push_any_case(&mut out, c, "urn:");
     match shape {
         Shape::Known(ns) => {
             push_any_case(&mut out, c, ns.nid());
@@ -356,18 +372,12 @@ pub(crate) fn urn_text(c: &mut impl Choices, ns: Option<KnownNamespace>) -> Stri
             out.push(':');
             generic_nss(&mut out, c);
         }
+        Shape::Named(nid) => {
+            push_any_case(&mut out, c, nid);
+            out.push(':');
+            generic_nss(&mut out, c);
+        }
     }
-    components(&mut out, c);
-    out
-}
-
-/// The text of a valid URN whose NID is `nid` (assumed valid): a generic NSS and components.
-pub(crate) fn urn_text_with_nid(c: &mut impl Choices, nid: &str) -> String {
-    let mut out = String::new();
-    push_any_case(&mut out, c, "urn:");
-    push_any_case(&mut out, c, nid);
-    out.push(':');
-    generic_nss(&mut out, c);
     components(&mut out, c);
     out
 }

@@ -73,8 +73,17 @@ pub fn registry_entry(nid: &str) -> Option<&'static RegistryEntry> {
     lower.copy_from_slice(nid.as_bytes());
     lower.make_ascii_lowercase();
     let lower = core::str::from_utf8(lower).ok()?;
+    // Most probes differ in the first byte: compare it inline before calling memcmp.
+    let first = lower.as_bytes().first().copied();
     REGISTRY
-        .binary_search_by(|e| e.nid.cmp(lower))
+        .binary_search_by(|e| {
+            e.nid
+                .as_bytes()
+                .first()
+                .copied()
+                .cmp(&first)
+                .then_with(|| e.nid.cmp(lower))
+        })
         .ok()
         .and_then(|i| REGISTRY.get(i))
 }

@@ -53,6 +53,26 @@ impl Rule {
             .then_some(Rule::Namespace(nid))
     }
 
+    /// The keyword value that carries this rule in the rewritten schema.
+    fn encode(&self) -> String {
+        match self {
+            Rule::Urn => "urn".to_owned(),
+            Rule::Key => "key".to_owned(),
+            Rule::Namespace(nid) => format!("namespace:{nid}"),
+        }
+    }
+
+    /// The rule [`Rule::encode`] wrote.
+    fn decode(value: &str) -> Option<Rule> {
+        match value {
+            "urn" => Some(Rule::Urn),
+            "key" => Some(Rule::Key),
+            _ => value
+                .strip_prefix("namespace:")
+                .map(|nid| Rule::Namespace(nid.to_owned())),
+        }
+    }
+
     /// The parser's verdict on `text`, as its message.
     fn check(&self, text: &str) -> Result<(), String> {
         match self {
@@ -127,12 +147,7 @@ fn rewrite(schema: &mut Value) -> usize {
                 .and_then(Rule::of);
             if let Some(rule) = rule {
                 map.remove("pattern");
-                let encoded = match rule {
-                    Rule::Urn => Value::from("urn"),
-                    Rule::Key => Value::from("key"),
-                    Rule::Namespace(nid) => Value::from(format!("namespace:{nid}")),
-                };
-                map.insert(KEYWORD.to_owned(), encoded);
+                map.insert(KEYWORD.to_owned(), Value::from(rule.encode()));
                 n += 1;
             }
             n + map.values_mut().map(rewrite).sum::<usize>()
@@ -148,16 +163,10 @@ fn factory<'a>(
     value: &'a Value,
     _path: jsonschema::paths::Location,
 ) -> Result<Box<dyn for<'i> Keyword<'i>>, ValidationError<'a>> {
-    let rule = match value.as_str() {
-        Some("urn") => Rule::Urn,
-        Some("key") => Rule::Key,
-        Some(other) => match other.strip_prefix("namespace:") {
-            Some(nid) => Rule::Namespace(nid.to_owned()),
-            None => return Err(ValidationError::custom(format!("unknown {KEYWORD} rule"))),
-        },
-        None => return Err(ValidationError::custom(format!("{KEYWORD} takes a string"))),
-    };
-    Ok(Box::new(ParserKeyword(rule)))
+    match value.as_str().and_then(Rule::decode) {
+        Some(rule) => Ok(Box::new(ParserKeyword(rule))),
+        None => Err(ValidationError::custom(format!("unknown {KEYWORD} rule"))),
+    }
 }
 
 /// One reason an instance does not match its schema: where (a JSON pointer into the instance,

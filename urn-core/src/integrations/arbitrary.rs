@@ -4,7 +4,7 @@
 use arbitrary::{Arbitrary, Error, Result, Unstructured};
 
 use crate::generate::{self, Choices};
-use crate::{KnownNamespace, Namespace, NsUrn, Urn, UrnKey};
+use crate::{Namespace, NsUrn, Urn, UrnKey};
 
 /// Choices drawn from libFuzzer's (or anyone's) bytes.
 struct Draw<'u, 'a>(&'u mut Unstructured<'a>);
@@ -44,12 +44,8 @@ impl<'a> Arbitrary<'a> for UrnKey<'static> {
 /// narrow syntax deserves its own generator).
 impl<'a, N: Namespace> Arbitrary<'a> for NsUrn<N> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        let known = KnownNamespace::from_nid(N::NID);
         for _ in 0..8 {
-            let text = match known {
-                Some(ns) => generate::urn_text(&mut Draw(u), Some(ns)),
-                None => generate::urn_text_with_nid(&mut Draw(u), N::NID),
-            };
+            let text = generate::urn_text_with_nid(&mut Draw(u), N::NID);
             if let Ok(urn) = text.parse::<NsUrn<N>>() {
                 return Ok(urn);
             }
