@@ -280,6 +280,22 @@ impl<'a> UrnKey<'a> {
     /// assert_eq!(err.offset(), 10);
     /// ```
     pub fn parse(text: &'a str) -> Result<Self, ParseError> {
+        Self::parse_with(text, KeyRules::CURRENT)
+    }
+
+    /// Checks that `text` is a canonical key under `rules` and borrows it: what a database
+    /// column of keys computed by those rules may hold.
+    ///
+    /// ```
+    /// use urn_core::{ErrorKind, KeyRules, UrnKey};
+    /// // Canonical for RFC 8141 alone, though V1 drops an ISBN's hyphens.
+    /// assert!(UrnKey::parse_with("urn:isbn:0-395-36341-1", KeyRules::Rfc8141).is_ok());
+    /// let err = UrnKey::parse_with("urn:example:a%2f", KeyRules::Rfc8141).unwrap_err();
+    /// assert_eq!((err.kind(), err.offset()), (ErrorKind::KeyNotCanonical, 15));
+    /// let err = UrnKey::parse_with("urn:example:a#f", KeyRules::Rfc8141).unwrap_err();
+    /// assert_eq!((err.kind(), err.offset()), (ErrorKind::KeyHasComponent, 13));
+    /// ```
+    pub fn parse_with(text: &'a str, rules: KeyRules) -> Result<Self, ParseError> {
         let offsets = parse::parse(text, &ParseOptions::new()).or_else(|err| {
             parse::parse(text, &ParseOptions::new().syntax(Syntax::Rfc2141)).map_err(|_| err)
         })?;
@@ -290,9 +306,9 @@ impl<'a> UrnKey<'a> {
             ));
         }
         let urn = UrnRef::from_parts(text, offsets);
-        if !urn.key_is_verbatim(KeyRules::CURRENT) {
+        if !urn.key_is_verbatim(rules) {
             let at = urn
-                .key_parts(KeyRules::CURRENT)
+                .key_parts(rules)
                 .bytes()
                 .zip(text.bytes())
                 .position(|(k, t)| k != t)

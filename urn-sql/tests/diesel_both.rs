@@ -102,6 +102,15 @@ fn postgres_with_diesel() {
         .unwrap();
     let mut conn = PgConnection::establish(&support::with_search_path(&url, &schema)).unwrap();
     conn.run_pending_migrations(PG_MIGRATIONS).unwrap();
+    #[derive(QueryableByName)]
+    struct Language {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        lanname: String,
+    }
+    let language: Language = diesel::sql_query(support::KEY_FUNCTION_LANGUAGE)
+        .get_result(&mut conn)
+        .unwrap();
+    assert_eq!(language.lanname, support::backend().key_function_language());
     diesel::sql_query(
         "CREATE TABLE things (
            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -13,6 +13,10 @@
 --                   invalid URN: '%' at byte 13 in the NSS must be followed by two hex digits
 -- * urn_key_v1(urn) exactly urn_core's `Urn::key()` under `KeyRules::V1`: RFC 8141 section 3
 --                   plus the namespace rules of uuid, isbn, issn, ietf, nbn, lex and mpeg.
+-- * urn_valid(text) urn_check(v) IS NULL.
+-- * urn_nid(urn), urn_nss(urn)
+--                   the NID and the NSS as written; urn_rfc8141_key(urn) the RFC 8141 section 3
+--                   key alone (`Urn::rfc8141_key()`).
 -- * urn_key_index(urn_key)
 --                   what the UNIQUE index stores: the key itself up to 2048 bytes, beyond that
 --                   'sha256:' and the hex SHA-256 of the key. A btree entry holds at most 2704
@@ -34,7 +38,10 @@
 -- * The NID's length (2 to 32) is checked with strpos, and no regex uses a bounded repetition
 --   such as '{0,30}': PostgreSQL's regex engine expands it into thirty states (measured: 35%
 --   slower per check).
--- * No extension: the domains are plain SQL, the functions SQL and PL/pgSQL (installed in every
+-- * Where the urn_pg extension (crate urn-pg) owns the domains, it provides every object
+--   here natively, with the same results; this script then changes nothing (a NOTICE says so),
+--   so applications can run it at start-up on either kind of database.
+-- * No extension needed: the domains are plain SQL, the functions SQL and PL/pgSQL (installed in every
 --   database by default); IMMUTABLE, PARALLEL SAFE.
 --
 -- Table pattern (see urn_sql::postgres::TABLE_PATTERN):
@@ -49,6 +56,11 @@ DO $install$
 DECLARE
   c record;
 BEGIN
+  IF EXISTS (SELECT FROM pg_depend WHERE classid = 'pg_type'::regclass
+             AND objid = to_regtype('urn') AND deptype = 'e') THEN
+    RAISE NOTICE 'urn-sql: the urn_pg extension provides the URN domains and functions here';
+    RETURN;
+  END IF;
   IF to_regtype('urn') IS NULL THEN
     CREATE DOMAIN urn AS text;
   END IF;
@@ -97,6 +109,15 @@ BEGIN
   END IF;
 END
 $install$;
+
+-- The functions, unless urn_pg provides them (CREATE OR REPLACE would swap its native code for
+-- this SQL). PL/pgSQL runs the CREATE statements in this block as they are.
+DO $functions$
+BEGIN
+IF EXISTS (SELECT FROM pg_depend WHERE classid = 'pg_type'::regclass
+           AND objid = to_regtype('urn') AND deptype = 'e') THEN
+  RETURN;
+END IF;
 
 -- urn_key_index(urn_key): the value the UNIQUE index of a keyed table stores. Keys of at most
 -- 2048 bytes are stored as they are (readable, and as fast as a plain text index); a longer
@@ -326,3 +347,40 @@ BEGIN
   RETURN 'urn:' || nid || ':' || head || tail;
 END
 $fn$;
+
+-- urn_valid(text): whether the text is a valid RFC 8141 URN.
+CREATE OR REPLACE FUNCTION urn_valid(v text) RETURNS boolean
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+  RETURN urn_check(v) IS NULL;
+
+-- urn_nid(urn), urn_nss(urn): the NID and the NSS as written. The NSS ends at the first '?' or
+-- '#', which it cannot contain.
+CREATE OR REPLACE FUNCTION urn_nid(u urn) RETURNS text
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+  RETURN split_part(u, ':', 2);
+
+CREATE OR REPLACE FUNCTION urn_nss(u urn) RETURNS text
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+  RETURN split_part(split_part(substr(u, length(split_part(u, ':', 2)) + 6), '?', 1), '#', 1);
+
+-- urn_rfc8141_key(urn): the RFC 8141 section 3 key alone, urn_core's `Urn::rfc8141_key()`:
+-- lower-case "urn" and NID, upper-case hex in every %XX, no r-, q- or f-component.
+CREATE OR REPLACE FUNCTION urn_rfc8141_key(u urn) RETURNS text
+  LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $fn$
+DECLARE
+  nid  text := lower(split_part(u, ':', 2) COLLATE "C");
+  tail text := split_part(split_part(substr(u, length(nid) + 6), '?', 1), '#', 1);
+  out  text := '';
+  p    int := strpos(tail, '%');
+BEGIN
+  WHILE p > 0 LOOP
+    out := out || left(tail, p) || upper(substr(tail, p + 1, 2) COLLATE "C");
+    tail := substr(tail, p + 3);
+    p := strpos(tail, '%');
+  END LOOP;
+  RETURN 'urn:' || nid || ':' || out || tail;
+END
+$fn$;
+END
+$functions$;

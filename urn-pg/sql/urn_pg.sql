@@ -1,0 +1,124 @@
+-- urn_pg: urn-sql's PostgreSQL objects, computed natively by urn-core.
+--
+-- The same objects as urn-sql's portable migration, with the same names, parameters and
+-- results bit for bit: DOMAIN urn, DOMAIN urn_key, urn_key_v1(urn), urn_key_index(urn_key),
+-- urn_check(text), urn_valid(text), urn_nid(urn), urn_nss(urn), urn_rfc8141_key(urn). Tables
+-- written for the portable SQL work unchanged.
+--
+-- CREATE EXTENSION urn_pg in a schema that already holds the portable objects adopts them
+-- (ALTER EXTENSION ... ADD) and replaces them in place: the domains keep their OIDs, so every
+-- column, stored generated key and index stays; only the domains' CHECKs and the functions'
+-- code change. Stored keys are not recomputed, which is safe because the native functions
+-- return exactly the portable ones' results (urn-sql's differential tests check it). The
+-- ADD CONSTRAINT below re-checks every stored URN (about 0.3 us each).
+--
+-- The way back is sql/to-portable.sql (see the README).
+
+-- 1. Adopt a portable install in this schema. Only domains over text can be urn-sql's.
+DO $adopt$
+DECLARE
+  d text;
+  f text;
+BEGIN
+  FOREACH d IN ARRAY ARRAY['urn', 'urn_key'] LOOP
+    IF to_regtype(d) IS NULL THEN
+      CONTINUE;
+    END IF;
+    IF NOT EXISTS (SELECT FROM pg_type WHERE oid = to_regtype(d) AND typtype = 'd'
+                   AND typbasetype = 'text'::regtype) THEN
+      RAISE EXCEPTION 'urn_pg: a type named % exists in schema % and is not urn-sql''s domain',
+        d, current_schema()
+        USING HINT = 'Install urn_pg into another schema: CREATE EXTENSION urn_pg SCHEMA ...';
+    END IF;
+    EXECUTE format('ALTER EXTENSION urn_pg ADD DOMAIN %I', d);
+  END LOOP;
+  IF to_regtype('urn') IS NULL OR to_regtype('urn_key') IS NULL THEN
+    RETURN;
+  END IF;
+  FOREACH f IN ARRAY ARRAY['urn_check(text)', 'urn_valid(text)', 'urn_key_v1(urn)',
+                           'urn_rfc8141_key(urn)', 'urn_nid(urn)', 'urn_nss(urn)',
+                           'urn_key_index(urn_key)'] LOOP
+    IF to_regprocedure(f) IS NOT NULL THEN
+      EXECUTE format('ALTER EXTENSION urn_pg ADD FUNCTION %s', to_regprocedure(f));
+    END IF;
+  END LOOP;
+END
+$adopt$;
+
+-- 2. The domains' checks: the parser itself, raising its own message (rule and byte) as a
+--    check_violation whose detail names the domain and constraint.
+CREATE FUNCTION urn_domain_check(value text) RETURNS boolean
+  LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+  AS 'MODULE_PATHNAME', 'urn_domain_check_wrapper';
+COMMENT ON FUNCTION urn_domain_check(text) IS
+  'CHECK of DOMAIN urn: true, or an error with the parser''s message';
+
+CREATE FUNCTION urn_key_domain_check(value text) RETURNS boolean
+  LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+  AS 'MODULE_PATHNAME', 'urn_key_domain_check_wrapper';
+COMMENT ON FUNCTION urn_key_domain_check(text) IS
+  'CHECK of DOMAIN urn_key: true, or an error saying why the text is not a canonical key';
+
+-- 3. The domains, created or given the native checks in place of the portable regexes. The
+--    comment tells urn-sql's migration that these are not its constraints to upgrade.
+DO $domains$
+DECLARE
+  c record;
+BEGIN
+  IF to_regtype('urn') IS NULL THEN
+    CREATE DOMAIN urn AS text;
+  END IF;
+  IF to_regtype('urn_key') IS NULL THEN
+    CREATE DOMAIN urn_key AS text;
+  END IF;
+  FOR c IN SELECT contypid::regtype AS domain, conname FROM pg_constraint
+           WHERE contypid IN (to_regtype('urn'), to_regtype('urn_key')) LOOP
+    EXECUTE format('ALTER DOMAIN %s DROP CONSTRAINT %I', c.domain, c.conname);
+  END LOOP;
+END
+$domains$;
+ALTER DOMAIN urn ADD CONSTRAINT urn_syntax CHECK (urn_domain_check(VALUE));
+COMMENT ON DOMAIN urn IS 'urn_pg: RFC 8141 URN, at most 65536 bytes, checked by urn-core';
+ALTER DOMAIN urn_key ADD CONSTRAINT urn_key_canonical CHECK (urn_key_domain_check(VALUE));
+COMMENT ON DOMAIN urn_key IS 'urn_pg: canonical URN key, at most 65536 bytes, checked by urn-core';
+
+-- 4. The functions, created or replaced (same parameter names as the portable ones, which
+--    CREATE OR REPLACE cannot rename).
+CREATE OR REPLACE FUNCTION urn_check(v text) RETURNS text
+  LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+  AS 'MODULE_PATHNAME', 'urn_check_wrapper';
+COMMENT ON FUNCTION urn_check(text) IS
+  'NULL for a valid RFC 8141 URN, otherwise the parser''s message (rule and byte)';
+
+CREATE OR REPLACE FUNCTION urn_valid(v text) RETURNS boolean
+  LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+  AS 'MODULE_PATHNAME', 'urn_valid_wrapper';
+COMMENT ON FUNCTION urn_valid(text) IS 'Whether the text is a valid RFC 8141 URN';
+
+CREATE OR REPLACE FUNCTION urn_key_v1(u urn) RETURNS text
+  LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+  AS 'MODULE_PATHNAME', 'urn_key_v1_wrapper';
+COMMENT ON FUNCTION urn_key_v1(urn) IS
+  'The canonical key, urn-core''s Urn::key() under KeyRules::V1';
+
+CREATE OR REPLACE FUNCTION urn_rfc8141_key(u urn) RETURNS text
+  LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+  AS 'MODULE_PATHNAME', 'urn_rfc8141_key_wrapper';
+COMMENT ON FUNCTION urn_rfc8141_key(urn) IS
+  'The RFC 8141 section 3 key alone (no namespace rules)';
+
+CREATE OR REPLACE FUNCTION urn_nid(u urn) RETURNS text
+  LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+  AS 'MODULE_PATHNAME', 'urn_nid_wrapper';
+COMMENT ON FUNCTION urn_nid(urn) IS 'The NID as written';
+
+CREATE OR REPLACE FUNCTION urn_nss(u urn) RETURNS text
+  LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+  AS 'MODULE_PATHNAME', 'urn_nss_wrapper';
+COMMENT ON FUNCTION urn_nss(urn) IS 'The NSS as written (percent-encoding kept)';
+
+CREATE OR REPLACE FUNCTION urn_key_index(k urn_key) RETURNS text
+  LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+  AS 'MODULE_PATHNAME', 'urn_key_index_wrapper';
+COMMENT ON FUNCTION urn_key_index(urn_key) IS
+  'What a keyed table''s UNIQUE index stores: the key up to 2048 bytes, else sha256: and its hex digest';

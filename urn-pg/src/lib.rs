@@ -1,0 +1,256 @@
+//! `urn_pg`: urn-sql's PostgreSQL objects (the domains `urn` and `urn_key`, `urn_key_v1`,
+//! `urn_key_index`, `urn_check` and friends) computed by urn-core inside the server.
+//!
+//! The portable SQL (urn-sql's migration) stays the default; this extension replaces the same
+//! objects, with the same names, arguments and results bit for bit, by native code. A table
+//! written for the portable SQL works unchanged, and a database moves between the two without
+//! re-keying (see the README).
+//!
+//! Every function is declared by hand in `sql/urn_pg.sql` (`sql = false` here): the script
+//! must adopt the objects of a portable install before replacing them, in an order pgrx's
+//! generated SQL cannot express, and the parameters are the domains, which Rust cannot name.
+//!
+//! Arguments arrive as bytes (`&[u8]`, text and bytea share the varlena layout), not `&str`:
+//! pgrx panics on non-UTF-8 text in a database whose encoding is not UTF-8, and a URN's error
+//! should be the parser's message, not a conversion panic.
+
+use pgrx::pg_sys::panic::ErrorReport;
+use pgrx::prelude::*;
+use std::fmt::Write as _;
+
+use sha2::{Digest, Sha256};
+use urn_core::{KeyRules, ParseError, UrnKey, UrnRef};
+
+::pgrx::pg_module_magic!(name, version);
+
+pgrx::extension_sql_file!("../sql/urn_pg.sql", name = "urn_pg_objects", finalize);
+
+/// Keys up to this many bytes are indexed as they are; longer ones by their SHA-256 (the same
+/// threshold as the portable `urn_key_index`: a btree entry holds at most 2,704 bytes).
+const INDEX_KEY_MAX: usize = 2048;
+
+/// The text as `&str`, or the parser's verdict on why it is not a URN. Only a database whose
+/// encoding is not UTF-8 can hand over non-UTF-8 bytes; every such byte is outside ASCII, so
+/// the URN is invalid, and the message names the first error the parser sees before it.
+fn utf8(bytes: &[u8]) -> Result<&str, String> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let prefix = bytes.get(..at).and_then(|b| std::str::from_utf8(b).ok());
+            match prefix.map(UrnRef::parse) {
+                Some(Err(err)) if err.offset() < at => Err(err.to_string()),
+                _ => Err(format!(
+                    "invalid URN: byte {at} (0x{:02x}) is not UTF-8",
+                    bytes.get(at).copied().unwrap_or(0)
+                )),
+            }
+        }
+    }
+}
+
+/// Parses a URN with RFC 8141's grammar, as the `urn` domain does.
+fn parse(bytes: &[u8]) -> Result<UrnRef<'_>, String> {
+    UrnRef::parse(utf8(bytes)?).map_err(|e: ParseError| e.to_string())
+}
+
+/// Why `bytes` is not a value of the `urn_key` domain (an RFC 8141 section 3 canonical key, no
+/// components), or `None`.
+fn key_problem(bytes: &[u8]) -> Option<String> {
+    let text = match utf8(bytes) {
+        Ok(text) => text,
+        Err(message) => return Some(message),
+    };
+    // RFC 8141's grammar first: `UrnKey::parse_with` also takes RFC 2141 keys.
+    if let Err(e) = UrnRef::parse(text) {
+        return Some(e.to_string());
+    }
+    UrnKey::parse_with(text, KeyRules::Rfc8141)
+        .err()
+        .map(|e| e.to_string())
+}
+
+/// Raises an SQL error (`check_violation`, as the portable domains' CHECKs do) carrying the
+/// parser's message, naming the domain and constraint in the detail.
+fn raise_check_violation(message: String, domain: &str, constraint: &str) -> ! {
+    ErrorReport::new(PgSqlErrorCode::ERRCODE_CHECK_VIOLATION, message, "urn_pg")
+        .set_detail(format!(
+            "value for domain {domain} violates check constraint \"{constraint}\""
+        ))
+        .report(PgLogLevel::ERROR);
+    // report(ERROR) unwinds into pgrx's guard, which raises the error; it never returns.
+    unreachable!("ereport(ERROR) returned")
+}
+
+/// The parsed URN of a `urn` argument. Values of the domain were checked on the way in; one
+/// that was not (stored before the constraint, or under `NOT VALID`) raises the parser's error.
+fn urn_arg(bytes: &[u8]) -> UrnRef<'_> {
+    parse(bytes).unwrap_or_else(|message| raise_check_violation(message, "urn", "urn_syntax"))
+}
+
+/// `urn` domain CHECK: true, or an error with the parser's message (rule and byte).
+#[pg_extern(sql = false)]
+fn urn_domain_check(value: &[u8]) -> bool {
+    urn_arg(value);
+    true
+}
+
+/// `urn_key` domain CHECK: true, or an error saying why the text is not a canonical key.
+#[pg_extern(sql = false)]
+fn urn_key_domain_check(value: &[u8]) -> bool {
+    if let Some(message) = key_problem(value) {
+        raise_check_violation(message, "urn_key", "urn_key_canonical");
+    }
+    true
+}
+
+/// `urn_check(text)`: NULL for a valid URN, otherwise the parser's message.
+#[pg_extern(sql = false)]
+fn urn_check(value: &[u8]) -> Option<String> {
+    parse(value).err()
+}
+
+/// `urn_valid(text)`: whether the text is a valid RFC 8141 URN.
+#[pg_extern(sql = false)]
+fn urn_valid(value: &[u8]) -> bool {
+    parse(value).is_ok()
+}
+
+/// `urn_key_v1(urn)`: urn-core's `Urn::key()` under `KeyRules::V1`.
+#[pg_extern(sql = false)]
+fn urn_key_v1(urn: &[u8]) -> String {
+    urn_arg(urn).key_with(KeyRules::V1).into_string()
+}
+
+/// `urn_rfc8141_key(urn)`: the RFC 8141 section 3 key alone (no namespace rules).
+#[pg_extern(sql = false)]
+fn urn_rfc8141_key(urn: &[u8]) -> String {
+    urn_arg(urn).rfc8141_key().into_string()
+}
+
+/// `urn_nid(urn)`: the NID as written.
+#[pg_extern(sql = false)]
+fn urn_nid(urn: &[u8]) -> String {
+    urn_arg(urn).nid().to_owned()
+}
+
+/// `urn_nss(urn)`: the NSS as written (percent-encoding kept).
+#[pg_extern(sql = false)]
+fn urn_nss(urn: &[u8]) -> String {
+    urn_arg(urn).nss().to_owned()
+}
+
+/// `urn_key_index(urn_key)`: what a keyed table's UNIQUE index stores, exactly as the portable
+/// function computes it: the key itself up to 2,048 bytes, beyond that `sha256:` and the
+/// lower-case hex SHA-256 of the key.
+#[pg_extern(sql = false)]
+fn urn_key_index(key: &[u8]) -> String {
+    // A key is ASCII (the domain checked it), so the lossy conversion never replaces anything.
+    if key.len() <= INDEX_KEY_MAX {
+        return String::from_utf8_lossy(key).into_owned();
+    }
+    let mut out = String::with_capacity("sha256:".len() + 64);
+    out.push_str("sha256:");
+    for byte in Sha256::digest(key) {
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{byte:02x}");
+    }
+    out
+}
+
+/// Raises a Rust panic, to show that pgrx turns it into an SQL error (built for tests only).
+#[cfg(any(test, feature = "pg_test"))]
+#[allow(clippy::panic, reason = "the point of the function")]
+#[pg_extern]
+fn urn_pg_test_panic(message: &str) -> bool {
+    panic!("{message}")
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[allow(clippy::unwrap_used, clippy::panic, reason = "tests")]
+#[pg_schema]
+mod tests {
+    use pgrx::prelude::*;
+
+    fn text(query: &str) -> Option<String> {
+        Spi::get_one::<String>(query).unwrap_or_else(|e| panic!("{query}: {e}"))
+    }
+
+    #[pg_test]
+    fn respellings_share_a_key() {
+        for urn in [
+            "URN:ISBN:0-395-36341-1",
+            "urn:isbn:0395363411",
+            "urn:Isbn:039536341-1?=q",
+        ] {
+            assert_eq!(
+                text(&format!("SELECT urn_key_v1('{urn}')")).as_deref(),
+                Some("urn:isbn:0395363411")
+            );
+        }
+    }
+
+    #[pg_test]
+    fn check_gives_the_parser_message() {
+        assert_eq!(
+            text("SELECT urn_check('urn:example:a%zz')").as_deref(),
+            Some("invalid URN: '%' at byte 13 in the NSS must be followed by two hex digits")
+        );
+        assert_eq!(text("SELECT urn_check('urn:example:a')"), None);
+    }
+
+    #[pg_test(error = "invalid URN: the NID must be followed by ':' (byte 7)")]
+    fn the_domain_raises_the_parser_message() {
+        Spi::run("SELECT 'urn:abc'::urn").unwrap();
+    }
+
+    #[pg_test(error = "invalid URN: not a canonical URN key: byte 4 differs from the key")]
+    fn the_key_domain_rejects_a_respelling() {
+        Spi::run("SELECT 'urn:EXAMPLE:a'::urn_key").unwrap();
+    }
+
+    #[pg_test]
+    fn long_keys_are_indexed_by_digest() {
+        let long = format!("urn:example:{}", "a".repeat(3000));
+        let index = text(&format!("SELECT urn_key_index('{long}')")).unwrap_or_default();
+        let expected = text(&format!(
+            "SELECT 'sha256:' || encode(sha256('{long}'::bytea), 'hex')"
+        ));
+        assert_eq!(Some(index), expected);
+    }
+
+    /// A panic in Rust becomes an ordinary SQL error: PL/pgSQL catches it like any other, with
+    /// the panic's message, and the session goes on.
+    #[pg_test]
+    fn a_panic_is_an_sql_error_and_the_session_goes_on() {
+        Spi::run("CREATE TEMP TABLE caught (message text)").unwrap();
+        Spi::run(
+            "DO $$ BEGIN PERFORM urn_pg_test_panic('boom'); \
+             EXCEPTION WHEN OTHERS THEN INSERT INTO caught VALUES (SQLERRM); END $$",
+        )
+        .unwrap();
+        assert_eq!(text("SELECT message FROM caught").as_deref(), Some("boom"));
+        assert_eq!(
+            text("SELECT urn_key_v1('URN:X-Y:a')").as_deref(),
+            Some("urn:x-y:a")
+        );
+    }
+
+    #[pg_test(error = "boom")]
+    fn a_panic_reports_its_message() {
+        Spi::run("SELECT urn_pg_test_panic('boom')").unwrap();
+    }
+}
+
+/// Required by `cargo pgrx test`.
+#[cfg(test)]
+pub mod pg_test {
+    /// One-off setup when the test framework starts (none needed).
+    pub fn setup(_options: Vec<&str>) {}
+
+    /// postgresql.conf settings the tests need (none).
+    #[must_use]
+    pub fn postgresql_conf_options() -> Vec<&'static str> {
+        vec![]
+    }
+}
