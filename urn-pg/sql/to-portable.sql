@@ -8,6 +8,9 @@
 --     -f urn-pg/sql/to-portable.sql \
 --     -f urn-sql/migrations/postgres/2026-11-23-000000_urn_types/up.sql \
 --     -c 'DROP EXTENSION urn_pg'
+-- Sessions must re-read index expressions that inlined the functions about to change (sent
+-- at commit).
+SELECT urn_pg_invalidate_relcache();
 ALTER EXTENSION urn_pg DROP DOMAIN urn;
 ALTER EXTENSION urn_pg DROP DOMAIN urn_key;
 ALTER EXTENSION urn_pg DROP FUNCTION urn_check(text);

@@ -122,3 +122,12 @@ CREATE OR REPLACE FUNCTION urn_key_index(k urn_key) RETURNS text
   AS 'MODULE_PATHNAME', 'urn_key_index_wrapper';
 COMMENT ON FUNCTION urn_key_index(urn_key) IS
   'What a keyed table''s UNIQUE index stores: the key up to 2048 bytes, else sha256: and its hex digest';
+
+-- 5. Sessions rebuild their cached index expressions (the portable urn_key_index was inlined
+--    into them; see urn_pg_invalidate_relcache in src/lib.rs). Sent when this commits.
+CREATE FUNCTION urn_pg_invalidate_relcache() RETURNS void
+  LANGUAGE c VOLATILE STRICT
+  AS 'MODULE_PATHNAME', 'urn_pg_invalidate_relcache_wrapper';
+COMMENT ON FUNCTION urn_pg_invalidate_relcache() IS
+  'Makes every session rebuild its cached index expressions (used when moving to or from urn_pg)';
+SELECT urn_pg_invalidate_relcache();

@@ -158,6 +158,19 @@ fn urn_key_index(key: &[u8]) -> String {
     out
 }
 
+/// `urn_pg_invalidate_relcache()`: makes every session rebuild its cached relation data at its
+/// next transaction. PostgreSQL caches an index's expressions with SQL functions inlined, and
+/// replacing a function does not invalidate that cache: after the portable `urn_key_index`
+/// (inlined SQL) becomes native code, or back, a session that had used a keyed table would
+/// fail `ON CONFLICT (urn_key_index(urn_key))` ("no unique or exclusion constraint matching")
+/// until it reconnected. The install script and `sql/to-portable.sql` call it.
+#[pg_extern(sql = false)]
+fn urn_pg_invalidate_relcache() {
+    // SAFETY: a plain call into PostgreSQL with no arguments, inside a transaction (pgrx's
+    // guard turns an error raised in it into a Rust panic and back).
+    unsafe { pgrx::pg_sys::CacheInvalidateRelcacheAll() }
+}
+
 /// Raises a Rust panic, to show that pgrx turns it into an SQL error (built for tests only).
 #[cfg(any(test, feature = "pg_test"))]
 #[allow(clippy::panic, reason = "the point of the function")]
