@@ -23,43 +23,12 @@ use sqlx::sqlite::SqlitePoolOptions;
 use sqlx::{AssertSqlSafe, Executor};
 use urn_sql::{Urn, UrnTable};
 
+mod support;
+use support::{corpus, median};
+
 const ROWS: usize = 100_000;
 const BATCH: usize = 5_000;
 const RUNS: usize = 5;
-
-/// A mixed corpus like urn-core's: uuid, isbn, ietf, example with `/` and `%xx`, components.
-fn corpus() -> Vec<String> {
-    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    (0..ROWS)
-        .map(|i| {
-            let r = next();
-            match r % 4 {
-                0 => format!(
-                    "urn:uuid:{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
-                    r >> 32,
-                    (r >> 16) & 0xffff,
-                    r & 0xfff,
-                    (r >> 12) & 0xfff,
-                    (i as u64) << 8 | (r & 0xff)
-                ),
-                1 => format!("URN:IETF:rfc:{}", i + 1),
-                2 => format!("urn:example:shelf-{}/item%2c{i}?=lang=en", r % 97),
-                _ => format!("urn:Example:{:x}/{i}#frag", r),
-            }
-        })
-        .collect()
-}
-
-fn median(mut runs: Vec<Duration>) -> Duration {
-    runs.sort();
-    runs[runs.len() / 2]
-}
 
 fn report(db: &str, results: &[(&str, Duration)]) {
     let base = results[0].1.as_secs_f64();
@@ -194,7 +163,7 @@ async fn sqlite(urns: &[String]) {
 }
 
 fn main() {
-    let urns = corpus();
+    let urns = corpus(ROWS);
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         sqlite(&urns).await;

@@ -5,8 +5,10 @@
 use crate::UrnTable;
 
 /// Creates (or upgrades) the domains `urn` and `urn_key` and the functions `urn_key_v1(urn)`,
-/// `urn_key_index(urn_key)` and `urn_check(text)`. Idempotent; run it in a transaction (migration
+/// `urn_key_index(urn_key)`, `urn_check(text)`, `urn_valid(text)`, `urn_nid(urn)`,
+/// `urn_nss(urn)` and `urn_rfc8141_key(urn)`. Idempotent; run it in a transaction (migration
 /// tools do; [`ddl`] wraps it in `BEGIN`/`COMMIT` for `psql`), before tables that use them.
+/// Where the `urn_pg` extension (crate urn-pg) owns the domains it changes nothing.
 pub const UP: &str = include_str!("../migrations/postgres/2026-11-23-000000_urn_types/up.sql");
 
 /// Drops what [`UP`] created (tables using the domains must go first).

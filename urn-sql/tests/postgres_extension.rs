@@ -34,6 +34,11 @@ struct Scratch {
 
 impl Scratch {
     async fn new(test: &str) -> Option<Scratch> {
+        Scratch::with_options(test, "").await
+    }
+
+    /// A fresh database made with `options` (`ENCODING …`).
+    async fn with_options(test: &str, options: &str) -> Option<Scratch> {
         if support::backend() != support::Backend::UrnPg {
             eprintln!("URN_SQL_BACKEND is not urn_pg: skipping the extension tests");
             return None;
@@ -46,7 +51,9 @@ impl Scratch {
             .await
             .unwrap();
         admin
-            .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(sqlx::AssertSqlSafe(format!(
+                "CREATE DATABASE {name} {options}"
+            )))
             .await
             .unwrap();
         let options = PgConnectOptions::from_str(&url).unwrap().database(&name);
@@ -302,6 +309,48 @@ async fn domain_errors_carry_the_parser_message() {
     assert!(
         err.to_string()
             .contains("invalid URN: expected 'urn:' at byte 0"),
+        "{err}"
+    );
+    db.drop().await;
+}
+
+/// In a database whose encoding is not UTF-8, text that is not UTF-8 reaches the functions as
+/// bytes: an invalid URN with a message naming the byte, never a conversion panic.
+#[tokio::test]
+async fn a_latin1_database_gets_messages_not_panics() {
+    let Some(db) = Scratch::with_options(
+        "urn_pg_latin1",
+        "ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0",
+    )
+    .await
+    else {
+        return;
+    };
+    db.pool.execute("CREATE EXTENSION urn_pg").await.unwrap();
+    // The client sends UTF-8; the server stores 'é' as the one byte 0xE9.
+    let (check, valid, key): (Option<String>, bool, String) =
+        sqlx::query_as("SELECT urn_check($1), urn_valid($1), urn_key_v1($2)")
+            .bind("urn:example:caf\u{e9}")
+            .bind("URN:Example:caf%c3%a9")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+    assert_eq!(
+        (check.as_deref(), valid, key.as_str()),
+        (
+            Some("invalid URN: byte 15 (0xe9) is not UTF-8"),
+            false,
+            "urn:example:caf%C3%A9"
+        )
+    );
+    let err = sqlx::query("SELECT $1::urn")
+        .bind("urn:ex\u{e9}:a")
+        .execute(&db.pool)
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("invalid URN: byte 6 (0xe9) is not UTF-8"),
         "{err}"
     );
     db.drop().await;
