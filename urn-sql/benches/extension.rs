@@ -5,11 +5,11 @@
 //! key costs before any URN logic), the portable keyed table and the same keyed table on the
 //! extension, with each table's size;
 //! then the cost of one `urn_key_v1` call in each. Rounds interleave the variants; the figures
-//! are medians of 5 runs.
+//! are medians of 5 runs (by default).
 //!
 //! Needs the extension installed in the server (`cargo pgrx install --release` in `urn-pg`):
 //! `DATABASE_URL=postgres://… cargo bench -p urn-sql --all-features --bench extension`.
-//! `URN_BENCH_ROWS=100000` runs one size only.
+//! `URN_BENCH_ROWS=100000` runs one size only; `URN_BENCH_RUNS=9` takes the median of 9 runs.
 #![allow(
     missing_docs,
     clippy::unwrap_used,
@@ -27,7 +27,10 @@ use sqlx::{AssertSqlSafe, Executor};
 use support::{corpus, median};
 use urn_sql::UrnTable;
 
-const RUNS: usize = 5;
+/// Runs per variant (`URN_BENCH_RUNS` to change).
+fn run_count() -> usize {
+    std::env::var("URN_BENCH_RUNS").map_or(5, |r| r.parse().unwrap())
+}
 const BATCH: usize = 10_000;
 const CALL_ROWS: usize = 200_000;
 
@@ -92,10 +95,10 @@ async fn load(pool: &PgPool, ddl: &str, urns: &[String], how: Load) -> Duration 
     start.elapsed()
 }
 
-/// Seconds for `SELECT count(expr) FROM src` over [`CALL_ROWS`] URNs, median of [`RUNS`].
+/// Seconds for `SELECT count(expr) FROM src` over [`CALL_ROWS`] URNs, median of [`run_count`].
 async fn count_time(pool: &PgPool, expr: &str) -> f64 {
     let mut runs = Vec::new();
-    for _ in 0..RUNS {
+    for _ in 0..run_count() {
         let start = Instant::now();
         sqlx::query(AssertSqlSafe(format!("SELECT count({expr}) FROM src")))
             .execute(pool)
@@ -210,7 +213,7 @@ async fn run(portable: &PgPool, native: &PgPool, sizes: &[usize]) {
         for how in [Load::Unnest, Load::Copy] {
             let mut runs: Vec<Vec<Duration>> = vec![Vec::new(); variants.len()];
             let mut sizes = vec![0_i64; variants.len()];
-            for _ in 0..RUNS {
+            for _ in 0..run_count() {
                 for (v, variant) in variants.iter().enumerate() {
                     let pool = if variant.extension { native } else { portable };
                     runs[v].push(load(pool, &variant.ddl, &urns, how).await);
