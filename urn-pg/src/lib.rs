@@ -131,14 +131,14 @@ fn urn_rfc8141_key(urn: &[u8]) -> String {
 
 /// `urn_nid(urn)`: the NID as written.
 #[pg_extern(sql = false)]
-fn urn_nid(urn: &[u8]) -> String {
-    urn_arg(urn).nid().to_owned()
+fn urn_nid(urn: &[u8]) -> &str {
+    urn_arg(urn).nid()
 }
 
 /// `urn_nss(urn)`: the NSS as written (percent-encoding kept).
 #[pg_extern(sql = false)]
-fn urn_nss(urn: &[u8]) -> String {
-    urn_arg(urn).nss().to_owned()
+fn urn_nss(urn: &[u8]) -> &str {
+    urn_arg(urn).nss()
 }
 
 /// `urn_pg_invalidate_relcache()`: makes every session rebuild its cached relation data at its

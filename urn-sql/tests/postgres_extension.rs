@@ -284,8 +284,7 @@ async fn domain_errors_carry_the_parser_message() {
             .execute(&db.pool)
             .await
             .unwrap_err();
-        let pg: &sqlx::postgres::PgDatabaseError =
-            err.as_database_error().unwrap().try_downcast_ref().unwrap();
+        let pg = support::pg_error(&err);
         assert_eq!(
             (pg.code(), pg.message(), pg.detail()),
             ("23514", expected, Some(detail))

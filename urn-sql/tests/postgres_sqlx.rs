@@ -186,17 +186,10 @@ fn family(kind: urn_sql::ErrorKind) -> &'static str {
     }
 }
 
-/// The server's error behind a sqlx error.
-fn pg_error(err: &sqlx::Error) -> &sqlx::postgres::PgDatabaseError {
-    err.as_database_error()
-        .and_then(|e| e.try_downcast_ref())
-        .unwrap_or_else(|| panic!("not a PostgreSQL error: {err}"))
-}
-
 /// Whether a domain error names `constraint`: in its message (PostgreSQL's own CHECK failure,
 /// the portable SQL) or in its detail (the extension, whose message is the parser's).
 fn names_constraint(err: &sqlx::Error, constraint: &str) -> bool {
-    let pg = pg_error(err);
+    let pg = support::pg_error(err);
     let phrase = format!(r#"violates check constraint "{constraint}""#);
     pg.code() == "23514"
         && (pg.message().contains(&phrase) || pg.detail().is_some_and(|d| d.contains(&phrase)))
@@ -225,7 +218,7 @@ async fn domain_constraints_name_the_broken_rule() {
                 .await
                 .unwrap_err();
             let parser = Urn::parse(&value).unwrap_err().to_string();
-            assert_eq!(pg_error(&err).message(), parser);
+            assert_eq!(support::pg_error(&err).message(), parser);
             assert!(names_constraint(&err, "urn_syntax"), "{err}");
         }
         db.drop_schema().await;

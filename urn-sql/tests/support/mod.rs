@@ -61,3 +61,10 @@ pub fn with_search_path(url: &str, schema: &str) -> String {
     let path = search_path(schema).replace(',', "%2C");
     format!("{url}{sep}options=-csearch_path%3D{path}")
 }
+
+/// The server's error behind a sqlx error (the PostgreSQL tests read its code and detail).
+pub fn pg_error(err: &sqlx::Error) -> &sqlx::postgres::PgDatabaseError {
+    err.as_database_error()
+        .and_then(|e| e.try_downcast_ref())
+        .unwrap_or_else(|| panic!("not a PostgreSQL error: {err}"))
+}

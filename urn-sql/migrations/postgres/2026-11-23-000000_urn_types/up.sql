@@ -54,7 +54,7 @@ SELECT pg_advisory_xact_lock(8141);
 
 DO $install$
 DECLARE
-  c record;
+  con record;   -- named apart from the parameters of the functions created below
 BEGIN
   IF EXISTS (SELECT FROM pg_depend WHERE classid = 'pg_type'::regclass
              AND objid = to_regtype('urn') AND deptype = 'e') THEN
@@ -70,8 +70,8 @@ BEGIN
   -- The comment records which version of the constraints a domain has; an older version's
   -- constraints are replaced (ADD CONSTRAINT re-checks every stored value).
   IF obj_description(to_regtype('urn'), 'pg_type') IS DISTINCT FROM 'urn-sql 2: RFC 8141 URN, at most 65536 bytes' THEN
-    FOR c IN SELECT conname FROM pg_constraint WHERE contypid = to_regtype('urn') LOOP
-      EXECUTE format('ALTER DOMAIN urn DROP CONSTRAINT %I', c.conname);
+    FOR con IN SELECT conname FROM pg_constraint WHERE contypid = to_regtype('urn') LOOP
+      EXECUTE format('ALTER DOMAIN urn DROP CONSTRAINT %I', con.conname);
     END LOOP;
     ALTER DOMAIN urn ADD CONSTRAINT urn_length CHECK (octet_length(VALUE) <= 65536);
     ALTER DOMAIN urn ADD CONSTRAINT urn_scheme CHECK (lower(left(VALUE, 4) COLLATE "C") = 'urn:');
@@ -98,8 +98,8 @@ BEGIN
     COMMENT ON DOMAIN urn IS 'urn-sql 2: RFC 8141 URN, at most 65536 bytes';
   END IF;
   IF obj_description(to_regtype('urn_key'), 'pg_type') IS DISTINCT FROM 'urn-sql 2: canonical URN key, at most 65536 bytes' THEN
-    FOR c IN SELECT conname FROM pg_constraint WHERE contypid = to_regtype('urn_key') LOOP
-      EXECUTE format('ALTER DOMAIN urn_key DROP CONSTRAINT %I', c.conname);
+    FOR con IN SELECT conname FROM pg_constraint WHERE contypid = to_regtype('urn_key') LOOP
+      EXECUTE format('ALTER DOMAIN urn_key DROP CONSTRAINT %I', con.conname);
     END LOOP;
     ALTER DOMAIN urn_key ADD CONSTRAINT urn_key_length CHECK (octet_length(VALUE) <= 65536);
     ALTER DOMAIN urn_key ADD CONSTRAINT urn_key_canonical CHECK (
@@ -107,17 +107,10 @@ BEGIN
       AND VALUE COLLATE "C" ~ '^urn:[a-z0-9][a-z0-9-]*[a-z0-9]:([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-F]{2})([A-Za-z0-9._~!$&''()*+,;=:@/-]|%[0-9A-F]{2})*$');
     COMMENT ON DOMAIN urn_key IS 'urn-sql 2: canonical URN key, at most 65536 bytes';
   END IF;
-END
-$install$;
 
--- The functions, unless urn_pg provides them (CREATE OR REPLACE would swap its native code for
--- this SQL). PL/pgSQL runs the CREATE statements in this block as they are.
-DO $functions$
-BEGIN
-IF EXISTS (SELECT FROM pg_depend WHERE classid = 'pg_type'::regclass
-           AND objid = to_regtype('urn') AND deptype = 'e') THEN
-  RETURN;
-END IF;
+-- The functions. PL/pgSQL runs these CREATE statements as they are; they are in this block so
+-- that the check above skips them too where urn_pg owns the objects (CREATE OR REPLACE would
+-- swap its native code for this SQL).
 
 -- urn_key_index(urn_key): the value the UNIQUE index of a keyed table stores. Keys of at most
 -- 2048 bytes are stored as they are (readable, and as fast as a plain text index); a longer
@@ -383,4 +376,4 @@ BEGIN
 END
 $fn$;
 END
-$functions$;
+$install$;
