@@ -95,7 +95,7 @@ fn exercise(database: &str) {
     );
     assert_eq!(code, 2);
     assert!(
-        err.starts_with("diesel_catalog: isbn: invalid \"isbn\" URN"),
+        err.starts_with("diesel_catalog: isbn: invalid isbn URN"),
         "{err}"
     );
     let (code, _, err) = run(database, &["frobnicate"]);

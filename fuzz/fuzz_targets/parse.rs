@@ -10,9 +10,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for syntax in [Syntax::Rfc8141, Syntax::Rfc2141] {
-        let options = ParseOptions::new().syntax(syntax);
-        let borrowed = options.parse_ref(text);
-        let owned = options.parse(text);
+        let options = ParseOptions::new().with_syntax(syntax);
+        let borrowed = UrnRef::parse_with(text, options);
+        let owned = Urn::parse_with(text, options);
         assert_eq!(borrowed.is_ok(), owned.is_ok(), "{text:?}");
         match borrowed {
             Ok(urn) => check_components(text, &urn),
@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
     // The other entry points never panic either.
     let _ = UrnKey::parse(text);
     let _ = text.parse::<Urn>();
-    let _ = ParseOptions::unlimited().parse_ref(text);
+    let _ = UrnRef::parse_with(text, ParseOptions::unlimited());
 });
 
 fn check_components(text: &str, urn: &UrnRef<'_>) {

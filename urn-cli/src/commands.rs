@@ -90,7 +90,7 @@ fn parse<'a>(
     options: &ParseOptions,
 ) -> Result<UrnRef<'a>, Invalid> {
     match text {
-        Ok(text) => options.parse_ref(text).map_err(|e| {
+        Ok(text) => UrnRef::parse_with(text, *options).map_err(|e| {
             diagnose(text).unwrap_or_else(|| Invalid {
                 kind: e.kind().name(),
                 offset: e.offset(),
@@ -121,11 +121,12 @@ impl NamespaceRecord {
             None => (false, None),
             Some(_) => (true, Some(urn.validate_namespace())),
         };
+        let error = result.as_ref().and_then(|r| r.as_ref().err());
         NamespaceRecord {
             known,
-            valid: result.map(|r| r.is_ok()),
-            message: result.and_then(Result::err).map(|e| e.to_string()),
-            offset: result.and_then(Result::err).map(|e| e.offset()),
+            valid: result.as_ref().map(Result::is_ok),
+            message: error.map(ToString::to_string),
+            offset: error.map(urn_core::NamespaceError::offset),
         }
     }
 }

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use urn_core::{ParseOptions, Syntax};
+use urn_core::{KnownNamespace, ParseOptions, Syntax};
 
 /// Work with URNs (RFC 8141; RFC 2141 with --syntax rfc2141).
 ///
@@ -76,9 +76,8 @@ enum Command {
         $ urn schema --namespace isbn    # only urn:isbn:, ISBN-shaped\n  \
         $ urn schema --key               # canonical keys")]
     Schema {
-        /// Only URNs of this namespace (built-in NSS patterns for uuid, isbn, issn, oid, ietf,
-        /// example; any other NID gets the generic NSS).
-        #[arg(long, conflicts_with = "key")]
+        /// Only URNs of this namespace.
+        #[arg(long, conflicts_with = "key", long_help = namespace_help())]
         namespace: Option<String>,
         /// The schema of canonical keys instead.
         #[arg(long)]
@@ -128,12 +127,22 @@ impl From<SyntaxArg> for ParseOptions {
             SyntaxName::Rfc8141 => Syntax::Rfc8141,
             SyntaxName::Rfc2141 => Syntax::Rfc2141,
         };
-        let options = ParseOptions::unlimited().syntax(syntax);
+        let options = ParseOptions::unlimited().with_syntax(syntax);
         match arg.max_len {
-            Some(max) => options.max_len(max),
+            Some(max) => options.with_max_len(max),
             None => options,
         }
     }
+}
+
+/// The `--namespace` help: the known namespaces, from urn-core's table.
+fn namespace_help() -> String {
+    let known: Vec<&str> = KnownNamespace::ALL.iter().map(|ns| ns.nid()).collect();
+    format!(
+        "Only URNs of this namespace: the known namespaces ({}) get their own NSS pattern, \
+         title and examples; any other NID gets the generic NSS.",
+        known.join(", ")
+    )
 }
 
 /// `urn schema`: the requested document, or a usage error for an invalid NID.

@@ -339,7 +339,7 @@ fn schema_prints_the_documents() {
         isbn["pattern"]
             .as_str()
             .unwrap()
-            .contains(urn_core::patterns::ISBN_NSS)
+            .contains(urn_core::KnownNamespace::Isbn.nss_pattern())
     );
     let custom: serde_json::Value =
         serde_json::from_str(&stdout(&urn(&["schema", "--namespace", "acme"], b""))).unwrap();
@@ -349,6 +349,14 @@ fn schema_prints_the_documents() {
             .unwrap()
             .starts_with("^[Uu][Rr][Nn]:[Aa][Cc][Mm][Ee]:")
     );
+    // Every known namespace has its document, and the help names each (from urn-core's table).
+    let help = stdout(&urn(&["schema", "--help"], b""));
+    for ns in urn_core::KnownNamespace::ALL {
+        assert!(help.contains(ns.nid()), "{ns} missing from: {help}");
+        let doc: serde_json::Value =
+            serde_json::from_str(&stdout(&urn(&["schema", "--namespace", ns.nid()], b""))).unwrap();
+        assert_eq!(doc["title"], format!("{} URN", ns.title()));
+    }
     let bad = urn(&["schema", "--namespace", "a_b"], b"");
     assert_eq!(bad.status.code(), Some(2));
     assert!(

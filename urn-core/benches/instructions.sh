@@ -18,4 +18,10 @@ for corpus in mixed long; do
             echo "$corpus $op $lib $(( (ir - base) / (reps * n) )) instructions/URN"
         done
     done
+    # `==` of each valid URN with its key's text (parsing the pairs subtracted).
+    for lib in urn-core urn-rs urn; do
+        setup=$(count "$lib" eq_setup "$corpus" "$reps")
+        ir=$(count "$lib" eq "$corpus" "$reps")
+        echo "$corpus eq $lib $(( (ir - setup) / (reps * n) )) instructions/URN"
+    done
 done

@@ -34,6 +34,9 @@ fn main() {
     } else {
         corpus::mixed(1000)
     };
+    if op.starts_with("eq") {
+        return equality(lib, op, &inputs, reps);
+    }
     let mut total = 0usize;
     for _ in 0..reps {
         for s in &inputs {
@@ -61,6 +64,40 @@ fn main() {
                 other => panic!("unknown {other:?}"),
             };
         }
+    }
+    println!("{}", black_box(total));
+}
+
+/// `==` between each valid input and its key's text (equal URNs: spelled alike when the input
+/// is normal, respelled otherwise). `eq_setup` parses the pairs without comparing them, the
+/// baseline to subtract.
+fn equality(lib: &str, op: &str, inputs: &[String], reps: usize) {
+    let pairs: Vec<(String, String)> = inputs
+        .iter()
+        .filter_map(|s| {
+            let key = urn_core::UrnRef::parse(s).ok()?.key().into_string();
+            Some((s.clone(), key))
+        })
+        .collect();
+    let compare = op != "eq_setup";
+    let mut total = 0usize;
+    macro_rules! run {
+        ($parse:expr) => {{
+            let parsed: Vec<_> = pairs.iter().map(|(a, b)| ($parse(a), $parse(b))).collect();
+            if compare {
+                for _ in 0..reps {
+                    for (a, b) in &parsed {
+                        total += usize::from(black_box(a) == black_box(b));
+                    }
+                }
+            }
+        }};
+    }
+    match lib {
+        "urn-core" => run!(|s: &String| urn_core::Urn::parse(s).unwrap()),
+        "urn-rs" => run!(|s: &String| s.parse::<urn_rs::Urn>().unwrap()),
+        "urn" => run!(|s: &String| s.parse::<urn_peer::Urn>().ok()),
+        other => panic!("unknown {other:?}"),
     }
     println!("{}", black_box(total));
 }

@@ -1,33 +1,18 @@
-//! The canonical key: the normal form under which equivalent URNs are byte-equal. It is built
-//! from the pieces of [`key_parts`](crate::key_parts) under [`KeyRules`].
+//! [`UrnKey`]: the canonical key, the normal form under which equivalent URNs are byte-equal
+//! (computed by [`canonical`](crate::canonical) under [`KeyRules`]), and checking key text
+//! read back from storage.
 
 use alloc::string::String;
 use core::borrow::Borrow;
 use core::fmt;
 use core::hash::{Hash, Hasher};
+use core::str::FromStr;
 
-use crate::key_parts::{Fold, HexSeen, KeyParts, Piece};
+use crate::canonical::{self, KeyBytes};
+use crate::error::{ErrorKind, ParseError};
 use crate::key_rules::KeyRules;
 use crate::key_text::KeyText;
-use crate::namespaces;
-
-/// The key of `nid` and `nss` under `rules`, as pieces; `hex` is what the parse saw of `%XX`.
-#[inline]
-pub(crate) fn parts_of<'a>(
-    nid: &'a str,
-    nss: &'a str,
-    rules: KeyRules,
-    hex: HexSeen,
-) -> KeyParts<'a> {
-    let mut parts = KeyParts::with_hex(hex);
-    parts.push(Piece::new("urn:", Fold::Keep));
-    parts.push(Piece::new(nid, Fold::Lower));
-    parts.push(Piece::new(":", Fold::Keep));
-    if rules == KeyRules::Rfc8141 || !namespaces::v1_key_pieces(nid, nss, &mut parts) {
-        parts.push(Piece::new(nss, Fold::Keep));
-    }
-    parts
-}
+use crate::parse::{self, ParseOptions, Syntax};
 
 /// The canonical key of a URN: `urn:` + lower-case NID + `:` + the normalized NSS.
 ///
@@ -63,10 +48,50 @@ impl<'a> UrnKey<'a> {
         UrnKey { text }
     }
 
-    /// Whether the key borrows its text (nothing was built).
-    #[cfg(test)]
-    pub(crate) fn is_borrowed(&self) -> bool {
-        self.text.is_borrowed()
+    /// Checks that `text` is a canonical key (under [`KeyRules::CURRENT`]) and borrows it.
+    ///
+    /// Keys of RFC 2141 URNs (whose NID may have one character or end in `-`) are accepted.
+    ///
+    /// ```
+    /// use urn_core::{ErrorKind, UrnKey};
+    /// assert!(UrnKey::parse("urn:isbn:0395363411").is_ok());
+    /// let err = UrnKey::parse("urn:isbn:0-395-36341-1").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::KeyNotCanonical);
+    /// assert_eq!(err.offset(), 10);
+    /// ```
+    pub fn parse(text: &'a str) -> Result<Self, ParseError> {
+        Self::parse_with(text, KeyRules::CURRENT)
+    }
+
+    /// Checks that `text` is a canonical key under `rules` and borrows it: what a database
+    /// column of keys computed by those rules may hold.
+    ///
+    /// ```
+    /// use urn_core::{ErrorKind, KeyRules, UrnKey};
+    /// // Canonical for RFC 8141 alone, though V1 drops an ISBN's hyphens.
+    /// assert!(UrnKey::parse_with("urn:isbn:0-395-36341-1", KeyRules::Rfc8141).is_ok());
+    /// let err = UrnKey::parse_with("urn:example:a%2f", KeyRules::Rfc8141).unwrap_err();
+    /// assert_eq!((err.kind(), err.offset()), (ErrorKind::KeyNotCanonical, 15));
+    /// let err = UrnKey::parse_with("urn:example:a#f", KeyRules::Rfc8141).unwrap_err();
+    /// assert_eq!((err.kind(), err.offset()), (ErrorKind::KeyHasComponent, 13));
+    /// ```
+    pub fn parse_with(text: &'a str, rules: KeyRules) -> Result<Self, ParseError> {
+        let urn = parse::parse(text, ParseOptions::new())
+            .or_else(|err| parse::parse(text, Syntax::Rfc2141.into()).map_err(|_| err))?;
+        if urn.offsets.nss_end as usize != text.len() {
+            return Err(ParseError::new(
+                ErrorKind::KeyHasComponent,
+                urn.offsets.nss_end as usize,
+            ));
+        }
+        if !canonical::is_verbatim(&urn, rules) {
+            let at = KeyBytes::of(&urn, rules)
+                .zip(text.bytes())
+                .position(|(k, t)| k != t)
+                .unwrap_or(text.len());
+            return Err(ParseError::new(ErrorKind::KeyNotCanonical, at));
+        }
+        Ok(UrnKey::from_text(KeyText::Borrowed(text)))
     }
 
     /// The key as text.
@@ -106,6 +131,49 @@ impl<'a> UrnKey<'a> {
     /// The key's text, owned.
     pub fn into_string(self) -> String {
         self.text.into_string()
+    }
+}
+
+impl UrnKey<'static> {
+    /// Checks and takes ownership of `text` without copying it.
+    ///
+    /// ```
+    /// let key = urn_core::UrnKey::from_string("urn:isbn:0395363411".to_owned())?;
+    /// assert_eq!(key.nss(), "0395363411");
+    /// assert!(urn_core::UrnKey::from_string("URN:ISBN:0395363411".to_owned()).is_err());
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn from_string(text: String) -> Result<Self, ParseError> {
+        Self::from_string_or_back(text).map_err(|(_, e)| e)
+    }
+
+    /// Like [`UrnKey::from_string`], but hands the text back with the error.
+    pub(crate) fn from_string_or_back(text: String) -> Result<Self, (String, ParseError)> {
+        match UrnKey::parse(&text) {
+            Ok(_) => Ok(UrnKey::from_text(KeyText::from(text))),
+            Err(e) => Err((text, e)),
+        }
+    }
+}
+
+impl FromStr for UrnKey<'static> {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        UrnKey::parse(s).map(UrnKey::into_owned)
+    }
+}
+
+impl TryFrom<String> for UrnKey<'static> {
+    type Error = ParseError;
+    fn try_from(s: String) -> Result<Self, ParseError> {
+        UrnKey::from_string(s)
+    }
+}
+
+impl<'a> TryFrom<&'a str> for UrnKey<'a> {
+    type Error = ParseError;
+    fn try_from(s: &'a str) -> Result<Self, ParseError> {
+        UrnKey::parse(s)
     }
 }
 
@@ -182,7 +250,6 @@ impl PartialEq<&str> for UrnKey<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::ErrorKind;
 
     #[test]
     fn key_rejects_components_and_non_canonical_text() {

@@ -118,12 +118,6 @@ impl<'a> KeyText<'a> {
             KeyText::Built(buf) => buf.into_string(),
         }
     }
-
-    /// Whether nothing was built (the key is the URN's own text).
-    #[cfg(test)]
-    pub(crate) fn is_borrowed(&self) -> bool {
-        matches!(self, KeyText::Borrowed(_))
-    }
 }
 
 impl From<String> for KeyText<'static> {

@@ -7,8 +7,13 @@
 //!   own equivalence rules ([`KeyRules`], versioned). `==`, `Ord` and `Hash` follow it.
 //! - [`nid_status`] checks the NID against the embedded IANA registry;
 //!   [`Urn::validate_namespace`] checks the NSS of well-known namespaces.
-//! - [`UrnBuilder`], [`encode_nss`] and [`decode_nss`] build URNs that are valid by
+//! - [`Urn::builder`], [`encode_nss`] and [`decode_nss`] build URNs that are valid by
 //!   construction.
+//! - [`NsUrn`] restricts a field to one namespace ([`IsbnUrn`], …, or your own
+//!   [`Namespace`]).
+//!
+//! `API.md` (in the crate's repository folder and package) lists every public item and why it
+//! exists: the 0.1 API.
 //!
 //! ```
 //! use urn_core::{ErrorKind, Urn};
@@ -35,20 +40,21 @@ extern crate alloc;
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
-mod builder;
+mod canonical;
 mod chars;
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+mod choices;
 mod encoding;
-mod equivalence;
 mod error;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 mod generate;
 mod integrations;
 mod key;
-mod key_parts;
 mod key_rules;
 mod key_text;
 mod namespaces;
 mod ns_urn;
+mod nss_key;
 mod parse;
 pub mod patterns;
 mod registry;
@@ -59,17 +65,16 @@ pub mod strategy;
 mod urn;
 mod urn_ref;
 
-pub use builder::UrnBuilder;
 pub use encoding::{DecodeError, DecodeErrorKind, decode_nss, encode_nss};
 pub use error::{Component, ErrorKind, ParseError};
 pub use key::UrnKey;
 pub use key_rules::KeyRules;
 pub use namespaces::{KnownNamespace, NamespaceError};
 pub use ns_urn::{
-    ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, Namespace, NsUrn, NsUrnError, NssError, OidUrn, UuidUrn,
-    ns,
+    ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, LexUrn, MpegUrn, Namespace, NbnUrn, NsUrn, NsUrnError,
+    OgcUrn, OidUrn, UuidUrn, ns,
 };
 pub use parse::{DEFAULT_MAX_LEN, ParseOptions, Syntax};
 pub use registry::{NidStatus, REGISTRY_DATE, RegistryEntry, nid_status, registry, registry_entry};
-pub use urn::Urn;
+pub use urn::{Urn, UrnBuilder};
 pub use urn_ref::UrnRef;

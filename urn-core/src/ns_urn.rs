@@ -1,6 +1,5 @@
 //! [`NsUrn`]: a URN restricted to one namespace, for typed fields (`isbn: IsbnUrn`).
 
-use alloc::borrow::Cow;
 use alloc::string::String;
 use core::cmp::Ordering;
 use core::fmt;
@@ -9,40 +8,14 @@ use core::marker::PhantomData;
 use core::ops::Deref;
 use core::str::FromStr;
 
+use crate::namespaces::{KnownNamespace, NamespaceError, known_namespaces};
 use crate::{ParseError, Urn};
-
-/// Why an NSS is not valid for a [`Namespace`]: a byte offset into the NSS and a reason.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct NssError {
-    offset: usize,
-    reason: Cow<'static, str>,
-}
-
-impl NssError {
-    /// An error at byte `offset` of the NSS.
-    pub fn new(offset: usize, reason: impl Into<Cow<'static, str>>) -> Self {
-        NssError {
-            offset,
-            reason: reason.into(),
-        }
-    }
-
-    /// The byte offset into the NSS.
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-
-    /// What is wrong.
-    pub fn reason(&self) -> &str {
-        &self.reason
-    }
-}
 
 /// A namespace that [`NsUrn`] can be restricted to. Implement it (or use [`namespace!`](crate::namespace))
 /// to declare your own.
 ///
 /// ```
-/// use urn_core::{Namespace, NsUrn, NssError};
+/// use urn_core::{Namespace, NamespaceError, NsUrn};
 ///
 /// /// URNs of our product catalogue: `urn:acme-sku:<digits>`.
 /// #[derive(Debug)]
@@ -50,9 +23,9 @@ impl NssError {
 ///
 /// impl Namespace for AcmeSku {
 ///     const NID: &'static str = "acme-sku";
-///     fn validate_nss(nss: &str) -> Result<(), NssError> {
+///     fn validate_nss(nss: &str) -> Result<(), NamespaceError> {
 ///         match nss.bytes().position(|b| !b.is_ascii_digit()) {
-///             Some(at) => Err(NssError::new(at, "a SKU is digits only")),
+///             Some(at) => Err(NamespaceError::new(at, "a SKU is digits only")),
 ///             None => Ok(()),
 ///         }
 ///     }
@@ -61,7 +34,7 @@ impl NssError {
 /// let sku: NsUrn<AcmeSku> = "urn:ACME-SKU:12345".parse()?;
 /// assert_eq!(sku.nss(), "12345");
 /// let err = "urn:acme-sku:12a".parse::<NsUrn<AcmeSku>>().unwrap_err();
-/// assert_eq!(err.to_string(), r#"invalid "acme-sku" URN: a SKU is digits only (byte 15)"#);
+/// assert_eq!(err.to_string(), "invalid acme-sku URN: a SKU is digits only (byte 15)");
 /// # Ok::<(), urn_core::NsUrnError>(())
 /// ```
 pub trait Namespace {
@@ -74,8 +47,8 @@ pub trait Namespace {
     /// are not regular). The default is any RFC 8141 NSS.
     const NSS_PATTERN: &'static str = crate::patterns::NSS;
 
-    /// Checks the NSS; the default accepts any NSS.
-    fn validate_nss(nss: &str) -> Result<(), NssError> {
+    /// Checks the NSS (offsets into the NSS); the default accepts any NSS.
+    fn validate_nss(nss: &str) -> Result<(), NamespaceError> {
         let _ = nss;
         Ok(())
     }
@@ -94,15 +67,9 @@ pub enum NsUrnError {
         /// The NID found, as written.
         found: String,
     },
-    /// The right namespace, but the NSS breaks its rules.
-    InvalidNss {
-        /// The NID the type requires.
-        nid: &'static str,
-        /// The byte offset into the URN.
-        offset: usize,
-        /// What is wrong.
-        reason: String,
-    },
+    /// The right namespace, but the NSS breaks its rules (the offset counts from the start
+    /// of the URN).
+    InvalidNss(NamespaceError),
 }
 
 impl NsUrnError {
@@ -111,7 +78,7 @@ impl NsUrnError {
         match self {
             NsUrnError::Parse(e) => e.offset(),
             NsUrnError::WrongNamespace { .. } => 4,
-            NsUrnError::InvalidNss { offset, .. } => *offset,
+            NsUrnError::InvalidNss(e) => e.offset(),
         }
     }
 }
@@ -125,11 +92,7 @@ impl fmt::Display for NsUrnError {
                 "expected a URN in namespace \"{expected}\", found \"{}\"",
                 found.escape_debug()
             ),
-            NsUrnError::InvalidNss {
-                nid,
-                offset,
-                reason,
-            } => write!(f, "invalid \"{nid}\" URN: {reason} (byte {offset})"),
+            NsUrnError::InvalidNss(e) => e.fmt(f),
         }
     }
 }
@@ -138,7 +101,8 @@ impl core::error::Error for NsUrnError {
     fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             NsUrnError::Parse(e) => Some(e),
-            _ => None,
+            NsUrnError::InvalidNss(e) => Some(e),
+            NsUrnError::WrongNamespace { .. } => None,
         }
     }
 }
@@ -205,11 +169,8 @@ impl<N: Namespace> NsUrn<N> {
                 found: urn.nid().into(),
             });
         }
-        N::validate_nss(urn.nss()).map_err(|e| NsUrnError::InvalidNss {
-            nid: N::NID,
-            offset: urn.nid().len() + 5 + e.offset(),
-            reason: e.reason().into(),
-        })
+        N::validate_nss(urn.nss())
+            .map_err(|e| NsUrnError::InvalidNss(e.reported(N::NID, urn.nid().len() + 5)))
     }
 
     /// The underlying URN.
@@ -329,13 +290,13 @@ impl<N: Namespace> Hash for NsUrn<N> {
 }
 
 /// Declares a [`Namespace`] marker type: `namespace!(pub Acme, "acme")`, optionally with an
-/// NSS validator `fn(&str) -> Result<(), NssError>`.
+/// NSS validator `fn(&str) -> Result<(), NamespaceError>`.
 ///
 /// ```
-/// use urn_core::{namespace, NsUrn, NssError};
+/// use urn_core::{namespace, NamespaceError, NsUrn};
 /// namespace!(pub Weather, "weather");
 /// namespace!(pub Station, "station", |nss: &str| {
-///     if nss.len() == 5 { Ok(()) } else { Err(NssError::new(0, "station codes have 5 characters")) }
+///     if nss.len() == 5 { Ok(()) } else { Err(NamespaceError::new(0, "station codes have 5 characters")) }
 /// });
 /// let w: NsUrn<Weather> = "urn:weather:today".parse().unwrap();
 /// assert!("urn:station:KSEA".parse::<NsUrn<Station>>().is_err());
@@ -352,61 +313,57 @@ macro_rules! namespace {
         $vis enum $name {}
         impl $crate::Namespace for $name {
             const NID: &'static str = $nid;
-            fn validate_nss(nss: &str) -> ::core::result::Result<(), $crate::NssError> {
-                let validate: fn(&str) -> ::core::result::Result<(), $crate::NssError> = $validate;
+            fn validate_nss(nss: &str) -> ::core::result::Result<(), $crate::NamespaceError> {
+                let validate: fn(&str) -> ::core::result::Result<(), $crate::NamespaceError> = $validate;
                 validate(nss)
             }
         }
     };
 }
 
-/// Built-in namespaces whose NSS syntax this crate checks (see [`KnownNamespace`](crate::KnownNamespace)).
-pub mod ns {
-    use super::{Namespace, NssError};
-    use crate::KnownNamespace;
+/// The markers of the built-in namespaces and their typed aliases, one per row of the
+/// namespace table.
+macro_rules! declare_markers {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident, $alias:ident;)*) => {
+        /// The [`Namespace`] markers of the namespaces this crate knows ([`KnownNamespace`]),
+        /// for `NsUrn<ns::Isbn>`; the aliases ([`IsbnUrn`], …) name those types.
+        pub mod ns {
+            use super::{KnownNamespace, Namespace, NamespaceError};
+            $(
+                #[doc = concat!(
+                    "The marker of [`KnownNamespace::", stringify!($variant), "`]: its NID, ",
+                    "NSS check and schema pattern.",
+                )]
+                #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+                pub enum $variant {}
 
-    fn known(ns: KnownNamespace, nss: &str) -> Result<(), NssError> {
-        ns.validate_nss(nss)
-            .map_err(|e| NssError::new(e.offset(), e.reason()))
-    }
-
-    macro_rules! builtin {
-        ($($name:ident => $known:ident, $nid:literal, $pattern:expr;)*) => {$(
-            #[doc = concat!("`urn:", $nid, ":`, NSS checked by [`KnownNamespace::", stringify!($known), "`].")]
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-            pub enum $name {}
-            impl Namespace for $name {
-                const NID: &'static str = $nid;
-                const NSS_PATTERN: &'static str = $pattern;
-                fn validate_nss(nss: &str) -> Result<(), NssError> {
-                    known(KnownNamespace::$known, nss)
+                impl Namespace for $variant {
+                    const NID: &'static str = KnownNamespace::$variant.nid();
+                    const NSS_PATTERN: &'static str = KnownNamespace::$variant.nss_pattern();
+                    fn validate_nss(nss: &str) -> Result<(), NamespaceError> {
+                        KnownNamespace::$variant.validate_nss(nss)
+                    }
                 }
-            }
-        )*};
-    }
+            )*
+        }
 
-    builtin! {
-        Uuid => Uuid, "uuid", crate::patterns::UUID_NSS;
-        Isbn => Isbn, "isbn", crate::patterns::ISBN_NSS;
-        Issn => Issn, "issn", crate::patterns::ISSN_NSS;
-        Oid => Oid, "oid", crate::patterns::OID_NSS;
-        Ietf => Ietf, "ietf", crate::patterns::IETF_NSS;
-        Example => Example, "example", crate::patterns::NSS;
-    }
+        $(
+            #[doc = concat!(
+                "A URN of [`KnownNamespace::", stringify!($variant), "`] whose NSS is valid for ",
+                "that namespace.",
+            )]
+            pub type $alias = NsUrn<ns::$variant>;
+        )*
+
+        /// Every typed alias's name with its namespace, for the tests that check that the
+        /// sibling crates re-export each of them.
+        #[cfg(test)]
+        pub(crate) const TYPED_ALIASES: &[(&str, KnownNamespace)] =
+            &[$((stringify!($alias), KnownNamespace::$variant)),*];
+    };
 }
 
-/// A `urn:uuid:` URN with a valid UUID.
-pub type UuidUrn = NsUrn<ns::Uuid>;
-/// A `urn:isbn:` URN with a valid ISBN-10 or ISBN-13.
-pub type IsbnUrn = NsUrn<ns::Isbn>;
-/// A `urn:issn:` URN with a valid ISSN.
-pub type IssnUrn = NsUrn<ns::Issn>;
-/// A `urn:oid:` URN with a dotted-decimal OID.
-pub type OidUrn = NsUrn<ns::Oid>;
-/// A `urn:ietf:` URN of an RFC 2648 form.
-pub type IetfUrn = NsUrn<ns::Ietf>;
-/// A `urn:example:` URN (RFC 6963, for documentation and tests).
-pub type ExampleUrn = NsUrn<ns::Example>;
+known_namespaces!(declare_markers);
 
 #[cfg(test)]
 mod tests {
@@ -425,5 +382,15 @@ mod tests {
             ExampleUrn::parse("urn:isbn:0395363411"),
             Err(NsUrnError::WrongNamespace { .. })
         ));
+    }
+
+    /// The typed aliases follow one naming rule, `<variant>Urn`, which the sibling crates'
+    /// re-export tests rely on, and there is one per known namespace.
+    #[test]
+    fn every_known_namespace_has_its_alias() {
+        assert_eq!(TYPED_ALIASES.len(), KnownNamespace::ALL.len());
+        for (alias, ns) in TYPED_ALIASES {
+            assert_eq!(*alias, alloc::format!("{ns:?}Urn"));
+        }
     }
 }

@@ -1,9 +1,11 @@
-//! The single-pass parsers (RFC 8141 and RFC 2141) and the component offsets they produce.
+//! The single-pass parsers (RFC 8141 and RFC 2141), how to run them ([`ParseOptions`]), and
+//! what they produce: the component offsets of a URN ([`Parsed`]), which `UrnRef`, `Urn` and
+//! `UrnKey` are built on.
 
 use crate::chars::{self, HEX, KEEP_LOWER, NID, NSS, PLAIN, QF, TRANS_2141};
 use crate::error::{Component, ErrorKind, ParseError};
 use crate::key_rules::KeyRules;
-use crate::namespaces;
+use crate::namespaces::{self, KnownNamespace};
 
 /// The longest input [`Urn::parse`](crate::Urn::parse) accepts by default: 64 KiB (65,536
 /// bytes, the limit `http::Uri` uses).
@@ -22,7 +24,7 @@ use crate::namespaces;
 /// assert!(Urn::parse(&long).is_ok());
 /// let longer = format!("{long}b");
 /// assert_eq!(Urn::parse(&longer).unwrap_err().kind(), ErrorKind::TooLong { max: 65_536 });
-/// assert!(ParseOptions::unlimited().parse(&longer).is_ok());
+/// assert!(Urn::parse_with(&longer, ParseOptions::unlimited()).is_ok());
 /// ```
 pub const DEFAULT_MAX_LEN: usize = 64 * 1024;
 
@@ -40,14 +42,17 @@ pub enum Syntax {
     Rfc2141,
 }
 
-/// How to parse: the [`Syntax`] and the maximum input length.
+/// How to parse: the [`Syntax`] and the maximum input length. Pass it to
+/// [`Urn::parse_with`](crate::Urn::parse_with) or [`UrnRef::parse_with`](crate::UrnRef::parse_with)
+/// (a [`Syntax`] alone converts into options with the default length cap).
 ///
 /// ```
-/// use urn_core::{ParseOptions, Syntax};
-/// let legacy = ParseOptions::new().syntax(Syntax::Rfc2141).max_len(512);
-/// let urn = legacy.parse("urn:a:b")?; // one-character NIDs are RFC 2141 only
+/// use urn_core::{ParseOptions, Syntax, Urn};
+/// let legacy = ParseOptions::new().with_syntax(Syntax::Rfc2141).with_max_len(512);
+/// let urn = Urn::parse_with("urn:a:b", legacy)?; // one-character NIDs are RFC 2141 only
 /// assert_eq!(urn.nid(), "a");
-/// assert!(legacy.parse("urn:example:a/b").is_err());
+/// assert!(Urn::parse_with("urn:example:a/b", legacy).is_err());
+/// assert_eq!((legacy.syntax(), legacy.max_len()), (Syntax::Rfc2141, 512));
 /// # Ok::<(), urn_core::ParseError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -71,20 +76,20 @@ impl ParseOptions {
         }
     }
 
-    /// Sets the grammar.
-    pub const fn syntax(mut self, syntax: Syntax) -> Self {
+    /// RFC 8141 with no length cap beyond what a `Urn` can index (`u32::MAX` bytes), for
+    /// tools that read data rather than guard an API (the `urn` CLI parses this way).
+    pub const fn unlimited() -> Self {
+        Self::new().with_max_len(usize::MAX)
+    }
+
+    /// These options with another grammar.
+    pub const fn with_syntax(mut self, syntax: Syntax) -> Self {
         self.syntax = syntax;
         self
     }
 
-    /// RFC 8141 with no length cap beyond what a `Urn` can index (`u32::MAX` bytes), for
-    /// tools that read data rather than guard an API (the `urn` CLI parses this way).
-    pub const fn unlimited() -> Self {
-        Self::new().max_len(usize::MAX)
-    }
-
-    /// Sets the maximum input length in bytes (at most `u32::MAX`).
-    pub const fn max_len(mut self, max_len: usize) -> Self {
+    /// These options with another maximum input length in bytes (at most `u32::MAX`).
+    pub const fn with_max_len(mut self, max_len: usize) -> Self {
         self.max_len = if max_len > u32::MAX as usize {
             u32::MAX as usize
         } else {
@@ -94,16 +99,72 @@ impl ParseOptions {
     }
 
     /// The grammar these options parse with.
-    pub const fn get_syntax(&self) -> Syntax {
+    pub const fn syntax(&self) -> Syntax {
         self.syntax
     }
 
     /// The maximum input length in bytes.
-    pub const fn get_max_len(&self) -> usize {
+    pub const fn max_len(&self) -> usize {
         self.max_len
     }
+}
 
-    // `parse` and `parse_ref` are in urn_ref.rs: the grammar knows nothing of the URN types.
+/// The grammar, with the default length cap.
+impl From<Syntax> for ParseOptions {
+    fn from(syntax: Syntax) -> Self {
+        ParseOptions::new().with_syntax(syntax)
+    }
+}
+
+/// A parsed URN: its text and where its components lie. The one representation `UrnRef`
+/// wraps, `Urn` keeps (with an owned text) and the key and comparison code read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Parsed<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) offsets: Offsets,
+}
+
+impl<'a> Parsed<'a> {
+    fn slice(&self, start: usize, end: usize) -> &'a str {
+        self.text.get(start..end).unwrap_or_default()
+    }
+
+    /// Where the NSS starts.
+    #[inline]
+    pub(crate) const fn nss_start(&self) -> usize {
+        self.offsets.nid_end as usize + 1
+    }
+
+    #[inline]
+    pub(crate) fn nid(&self) -> &'a str {
+        self.slice(4, self.offsets.nid_end as usize)
+    }
+
+    #[inline]
+    pub(crate) fn nss(&self) -> &'a str {
+        self.slice(self.nss_start(), self.offsets.nss_end as usize)
+    }
+
+    pub(crate) fn r_component(&self) -> Option<&'a str> {
+        let Offsets { nss_end, r_end, .. } = self.offsets;
+        (r_end > nss_end).then(|| self.slice(nss_end as usize + 2, r_end as usize))
+    }
+
+    pub(crate) fn q_component(&self) -> Option<&'a str> {
+        let Offsets { r_end, q_end, .. } = self.offsets;
+        (q_end > r_end).then(|| self.slice(r_end as usize + 2, q_end as usize))
+    }
+
+    pub(crate) fn f_component(&self) -> Option<&'a str> {
+        let q_end = self.offsets.q_end as usize;
+        (q_end < self.text.len()).then(|| self.slice(q_end + 1, self.text.len()))
+    }
+
+    /// `urn:<NID>:<NSS>` as written.
+    #[inline]
+    pub(crate) fn assigned_name(&self) -> &'a str {
+        self.slice(0, self.offsets.nss_end as usize)
+    }
 }
 
 /// Where the components of a parsed URN lie in its text, plus what the parse learned
@@ -117,6 +178,9 @@ impl ParseOptions {
 pub(crate) struct Offsets {
     pub(crate) nid_end: u8,
     pub(crate) flags: u8,
+    /// The namespace whose own equivalence rule ([`KeyRules::V1`]) applies to this NID, so
+    /// that whether the assigned name is its V1 key depends on the NSS (found once, here).
+    pub(crate) rule: Option<KnownNamespace>,
     pub(crate) nss_end: u32,
     pub(crate) r_end: u32,
     pub(crate) q_end: u32,
@@ -124,9 +188,6 @@ pub(crate) struct Offsets {
 
 /// The assigned name is already its RFC 8141 section 3 key.
 pub(crate) const RFC8141_VERBATIM: u8 = 1;
-/// The NID is one whose namespace has its own equivalence rules ([`KeyRules::V1`]), so
-/// whether the assigned name is its V1 key depends on the NSS.
-pub(crate) const RULE_NID: u8 = 2;
 /// The NSS holds a `%XX` with lower-case hex.
 pub(crate) const LOWER_HEX: u8 = 4;
 /// The NSS holds a `%XX`.
@@ -140,15 +201,9 @@ impl Offsets {
         let generic = self.flags & RFC8141_VERBATIM != 0;
         match rules {
             KeyRules::Rfc8141 => Some(generic),
-            KeyRules::V1 if generic && self.flags & RULE_NID != 0 => None,
+            KeyRules::V1 if generic && self.rule.is_some() => None,
             KeyRules::V1 => Some(generic),
         }
-    }
-
-    /// Whether the NID names a namespace with its own equivalence rule.
-    #[inline]
-    pub(crate) const fn has_rule_nid(&self) -> bool {
-        self.flags & RULE_NID != 0
     }
 
     /// Whether some `%XX` in the NSS has lower-case hex digits.
@@ -174,8 +229,8 @@ impl Offsets {
     pub(crate) fn normal_assigned_name(text: &str, nid_len: usize) -> Self {
         let len = text.len();
         finish(
-            text,
             4 + nid_len,
+            rule_of(text.as_bytes(), 4 + nid_len),
             len,
             len,
             len,
@@ -216,7 +271,7 @@ fn percent(bytes: &[u8], at: usize, component: Component) -> Result<bool, ParseE
 }
 
 /// Parses `input` under `options`.
-pub(crate) fn parse(input: &str, options: &ParseOptions) -> Result<Offsets, ParseError> {
+pub(crate) fn parse(input: &str, options: ParseOptions) -> Result<Parsed<'_>, ParseError> {
     if input.len() > options.max_len {
         return Err(ParseError::new(
             ErrorKind::TooLong {
@@ -225,10 +280,14 @@ pub(crate) fn parse(input: &str, options: &ParseOptions) -> Result<Offsets, Pars
             options.max_len,
         ));
     }
-    match options.syntax {
+    let offsets = match options.syntax {
         Syntax::Rfc8141 => parse_rfc8141(input),
         Syntax::Rfc2141 => parse_rfc2141(input),
-    }
+    }?;
+    Ok(Parsed {
+        text: input,
+        offsets,
+    })
 }
 
 /// Matches `urn:` in any case; returns whether it was written in lower case.
@@ -291,6 +350,7 @@ fn parse_rfc8141(input: &str) -> Result<Offsets, ParseError> {
     let bytes = input.as_bytes();
     let scheme_lower = scheme(bytes)?;
     let (nid_end, nid_upper) = nid(input, 2, false)?;
+    let rule = rule_of(bytes, nid_end);
 
     // NSS: PLAIN or %XX first, then PLAIN, %XX or '/', up to '?', '#' or the end.
     let nss_start = nid_end + 1;
@@ -356,8 +416,8 @@ fn parse_rfc8141(input: &str) -> Result<Offsets, ParseError> {
 
     let generic = scheme_lower && !nid_upper && !lower_hex;
     Ok(finish(
-        input,
         nid_end,
+        rule,
         nss_end,
         r_end,
         q_end,
@@ -415,6 +475,7 @@ fn parse_rfc2141(input: &str) -> Result<Offsets, ParseError> {
     let bytes = input.as_bytes();
     let scheme_lower = scheme(bytes)?;
     let (nid_end, nid_upper) = nid(input, 1, true)?;
+    let rule = rule_of(bytes, nid_end);
     if input
         .get(4..nid_end)
         .is_some_and(|n| n.eq_ignore_ascii_case("urn"))
@@ -446,8 +507,8 @@ fn parse_rfc2141(input: &str) -> Result<Offsets, ParseError> {
     let generic = scheme_lower && !nid_upper && !lower_hex;
     let end = bytes.len();
     Ok(finish(
-        input,
         nid_end,
+        rule,
         end,
         end,
         end,
@@ -472,23 +533,28 @@ fn seen(generic_verbatim: bool, lower_hex: bool, has_percent: bool) -> u8 {
     flags
 }
 
-/// Packs the offsets and flags, adding whether the NID has a namespace equivalence rule.
+/// The namespace whose equivalence rule applies to the NID ending at `nid_end`. Found as soon
+/// as the NID is known, so the NID's bytes need not stay at hand during the NSS scan.
+#[inline(always)]
+fn rule_of(bytes: &[u8], nid_end: usize) -> Option<KnownNamespace> {
+    namespaces::rule_namespace(bytes.get(4..nid_end).unwrap_or_default())
+}
+
+/// Packs the offsets and flags.
 #[inline(always)]
 fn finish(
-    input: &str,
     nid_end: usize,
+    rule: Option<KnownNamespace>,
     nss_end: usize,
     r_end: usize,
     q_end: usize,
-    mut flags: u8,
+    flags: u8,
 ) -> Offsets {
-    if namespaces::has_v1_rule(input.as_bytes().get(4..nid_end).unwrap_or_default()) {
-        flags |= RULE_NID;
-    }
     // The length cap (at most u32::MAX) and the NID cap (32) make these casts lossless.
     Offsets {
         nid_end: nid_end as u8,
         flags,
+        rule,
         nss_end: nss_end as u32,
         r_end: r_end as u32,
         q_end: q_end as u32,
@@ -500,7 +566,7 @@ mod tests {
     use super::*;
 
     fn kind(s: &str) -> (ErrorKind, usize) {
-        let e = parse(s, &ParseOptions::new()).unwrap_err();
+        let e = parse(s, ParseOptions::new()).unwrap_err();
         (e.kind(), e.offset())
     }
 
@@ -602,18 +668,22 @@ mod tests {
 
     #[test]
     fn components_split_by_the_prose_rules() {
-        let o = parse("urn:example:a?+r?=q#f", &ParseOptions::new()).unwrap();
+        let o = parse("urn:example:a?+r?=q#f", ParseOptions::new())
+            .unwrap()
+            .offsets;
         assert_eq!((o.nid_end, o.nss_end, o.r_end, o.q_end), (11, 13, 16, 19));
-        let o = parse("urn:example:a?=q?+r", &ParseOptions::new()).unwrap();
+        let o = parse("urn:example:a?=q?+r", ParseOptions::new())
+            .unwrap()
+            .offsets;
         assert_eq!((o.nss_end, o.r_end, o.q_end), (13, 13, 19));
     }
 
     #[test]
     fn too_long_is_an_error_not_a_truncation() {
-        let opts = ParseOptions::new().max_len(10);
-        let e = parse("urn:example:abc", &opts).unwrap_err();
+        let opts = ParseOptions::new().with_max_len(10);
+        let e = parse("urn:example:abc", opts).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::TooLong { max: 10 });
         assert_eq!(e.offset(), 10);
-        assert!(parse("urn:ab:cde", &opts).is_ok());
+        assert!(parse("urn:ab:cde", opts).is_ok());
     }
 }

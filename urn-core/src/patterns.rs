@@ -10,12 +10,15 @@
 //! urn-schema's tests check them against the parser on every test vector and on generated
 //! strings; urn-sql's tests check that the SQL domains use them verbatim.
 //!
+//! The NSS patterns of the known namespaces are [`KnownNamespace::nss_pattern`](crate::KnownNamespace::nss_pattern).
+//!
 //! ```
-//! use urn_core::patterns;
+//! use urn_core::{KnownNamespace, patterns};
 //! assert!(patterns::URN.starts_with("^[Uu][Rr][Nn]:"));
+//! let isbn = KnownNamespace::Isbn.nss_pattern();
 //! assert_eq!(
-//!     patterns::namespace_urn("isbn", patterns::ISBN_NSS),
-//!     format!("^[Uu][Rr][Nn]:[Ii][Ss][Bb][Nn]:({}){}$", patterns::ISBN_NSS, patterns::COMPONENTS),
+//!     patterns::namespace_urn("isbn", isbn),
+//!     format!("^[Uu][Rr][Nn]:[Ii][Ss][Bb][Nn]:({isbn}){}$", patterns::COMPONENTS),
 //! );
 //! ```
 
@@ -80,29 +83,9 @@ pub const URN_KEY: &str = concat!(
     "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-F]{2})*$",
 );
 
-/// A UUID in the 8-4-4-4-12 hex layout (exactly what `urn:uuid:` accepts).
-pub const UUID_NSS: &str =
-    "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}";
-
-/// The shape of an ISBN-10 or ISBN-13, hyphens optional between digits. The check digit and
-/// the limit of four hyphens are left to the parser, so this accepts a superset.
-pub const ISBN_NSS: &str = "[0-9](-?[0-9]){8}-?[0-9Xx]|9-?7-?[89](-?[0-9]){10}";
-
-/// The shape of an ISSN, `NNNN-NNNC` or `NNNNNNNC`; the check character is left to the parser.
-pub const ISSN_NSS: &str = "[0-9]{4}-?[0-9]{3}[0-9Xx]";
-
-/// A dotted-decimal OID without leading zeros (exactly what `urn:oid:` accepts).
-pub const OID_NSS: &str = "(0|[1-9][0-9]*)(\\.(0|[1-9][0-9]*))*";
-
-/// The RFC 2648 forms and `params:` registries (exactly what `urn:ietf:` accepts).
-pub const IETF_NSS: &str = concat!(
-    "([Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+",
-    "|([Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+",
-    "|[Pp][Aa][Rr][Aa][Mm][Ss]:[A-Za-z0-9._~!$&'()*+,;=@/-]+(:[A-Za-z0-9._~!$&'()*+,;=@/-]+)*",
-);
-
 /// The full pattern for URNs of one namespace: `nid` matched in any case, `nss` (an unanchored
-/// alternative-safe fragment such as [`ISBN_NSS`]) as the NSS, then the usual components.
+/// alternative-safe fragment such as a [`KnownNamespace::nss_pattern`](crate::KnownNamespace::nss_pattern))
+/// as the NSS, then the usual components.
 ///
 /// The caller must pass an `nss` fragment that only matches valid NSS text, so the result
 /// never accepts a string [`URN`] rejects.

@@ -28,7 +28,8 @@ use alloc::vec::Vec;
 use proptest::collection::vec;
 use proptest::prelude::{Strategy, any};
 
-use crate::generate::{self, ByteChoices};
+use crate::choices::ByteChoices;
+use crate::generate;
 use crate::{KnownNamespace, Namespace, NsUrn, Urn, UrnKey};
 
 /// The bytes every strategy draws its choices from.

@@ -1,17 +1,20 @@
-//! [`Urn`]: a validated URN that owns its text.
+//! [`Urn`]: a validated URN that owns its text, and [`UrnBuilder`], the way to assemble one
+//! from parts (it can only ever yield a valid `Urn`).
 
 use alloc::borrow::Cow;
 use alloc::string::String;
+use core::cmp::Ordering;
 use core::fmt;
+use core::hash::{Hash, Hasher};
 use core::str::FromStr;
 
 use crate::UrnRef;
 use crate::encoding::DecodeError;
-use crate::error::ParseError;
+use crate::error::{Component, ErrorKind, ParseError};
 use crate::key::UrnKey;
 use crate::key_rules::KeyRules;
 use crate::namespaces::{KnownNamespace, NamespaceError};
-use crate::parse::{self, Offsets, ParseOptions, Syntax};
+use crate::parse::{self, Offsets, ParseOptions};
 use crate::registry::NidStatus;
 
 /// A validated URN that owns its text, kept exactly as given.
@@ -46,22 +49,25 @@ pub struct Urn {
 }
 
 impl Urn {
-    /// Parses an RFC 8141 URN (the same as [`FromStr`]). Copies the text: one allocation.
+    /// Parses an RFC 8141 URN of at most [`DEFAULT_MAX_LEN`](crate::DEFAULT_MAX_LEN) bytes (the
+    /// same as [`FromStr`]). Copies the text: one allocation.
     pub fn parse(text: &str) -> Result<Self, ParseError> {
-        ParseOptions::new().parse(text)
+        Self::parse_with(text, ParseOptions::new())
     }
 
-    /// Parses with the given grammar.
+    /// Parses with the given options: a [`Syntax`](crate::Syntax), or [`ParseOptions`] for
+    /// the length cap too.
     ///
     /// ```
-    /// use urn_core::{Syntax, Urn};
+    /// use urn_core::{ParseOptions, Syntax, Urn};
     /// let legacy = Urn::parse_with("urn:a:b", Syntax::Rfc2141)?;
     /// assert_eq!(legacy.nid(), "a");
     /// assert!(Urn::parse_with("urn:example:a/b", Syntax::Rfc2141).is_err());
+    /// assert!(Urn::parse_with("urn:example:abc", ParseOptions::new().with_max_len(8)).is_err());
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
-    pub fn parse_with(text: &str, syntax: Syntax) -> Result<Self, ParseError> {
-        ParseOptions::new().syntax(syntax).parse(text)
+    pub fn parse_with(text: &str, options: impl Into<ParseOptions>) -> Result<Self, ParseError> {
+        UrnRef::parse_with(text, options).map(Urn::from)
     }
 
     /// Parses an RFC 8141 URN, taking the string without copying it.
@@ -78,20 +84,53 @@ impl Urn {
     /// Like [`Urn::from_string`], but hands the text back with the error (for messages that
     /// quote the input without copying it up front).
     pub(crate) fn from_string_or_back(text: String) -> Result<Self, (String, ParseError)> {
-        match parse::parse(&text, &ParseOptions::new()) {
-            Ok(offsets) => Ok(Urn { text, offsets }),
+        match parse::parse(&text, ParseOptions::new()) {
+            Ok(parsed) => {
+                let offsets = parsed.offsets;
+                Ok(Urn { text, offsets })
+            }
             Err(e) => Err((text, e)),
         }
     }
 
-    /// A URN whose offsets are known to describe `text`.
-    pub(crate) const fn from_trusted(text: String, offsets: Offsets) -> Self {
+    /// A URN whose text is its own key with no components (a key, a UUID's URN).
+    fn from_normal_assigned_name(text: String, nid_len: usize) -> Self {
+        let offsets = Offsets::normal_assigned_name(&text, nid_len);
         Urn { text, offsets }
     }
 
-    /// A view that borrows this URN's text.
+    /// Starts building a URN from a NID and an (already percent-encoded) NSS.
+    ///
+    /// ```
+    /// use urn_core::{encode_nss, Urn};
+    /// let urn = Urn::builder("example", &encode_nss("a b/c"))
+    ///     .q_component("lang=en")
+    ///     .build()?;
+    /// assert_eq!(urn.as_str(), "urn:example:a%20b%2Fc?=lang=en");
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn builder(nid: &str, nss: &str) -> UrnBuilder {
+        UrnBuilder::new(nid, nss)
+    }
+
+    /// A builder holding this URN's parts, for changing a component.
+    ///
+    /// ```
+    /// let urn = urn_core::Urn::parse("urn:example:a?=x=1#top")?;
+    /// let plain = urn.to_builder().q_component(None).f_component(None).build()?;
+    /// assert_eq!(plain.as_str(), "urn:example:a");
+    /// # Ok::<(), urn_core::ParseError>(())
+    /// ```
+    pub fn to_builder(&self) -> UrnBuilder {
+        UrnBuilder::new(self.nid(), self.nss())
+            .r_component(self.r_component())
+            .q_component(self.q_component())
+            .f_component(self.f_component())
+    }
+
+    /// A view that borrows this URN's text (free: no copy, no parse).
     pub fn as_urn_ref(&self) -> UrnRef<'_> {
-        UrnRef::from_parts(&self.text, self.offsets)
+        UrnRef::from_offsets(&self.text, self.offsets)
     }
 
     /// The URN exactly as given.
@@ -175,6 +214,12 @@ impl Urn {
         self.as_urn_ref().validate_namespace()
     }
 
+    /// The UUID of a valid `urn:uuid:` URN (feature `uuid`); `None` for any other URN.
+    #[cfg(feature = "uuid")]
+    pub fn to_uuid(&self) -> Option<uuid::Uuid> {
+        self.as_urn_ref().to_uuid()
+    }
+
     /// Exact comparison of the text (`==` compares keys).
     pub fn eq_text(&self, other: &Urn) -> bool {
         self.text == other.text
@@ -208,15 +253,52 @@ impl From<Urn> for String {
     }
 }
 
+/// An owned copy of a borrowed URN (one allocation, no parse).
 impl From<UrnRef<'_>> for Urn {
     fn from(urn: UrnRef<'_>) -> Self {
-        urn.to_owned()
+        let parsed = urn.parsed();
+        Urn {
+            text: String::from(parsed.text),
+            offsets: parsed.offsets,
+        }
     }
 }
 
+/// A key as a URN (a key is itself a valid URN with no components).
+///
+/// ```
+/// use urn_core::Urn;
+/// let urn: Urn = "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6".parse()?;
+/// assert_eq!(Urn::from(urn.key()), urn);
+/// # Ok::<(), urn_core::ParseError>(())
+/// ```
 impl From<UrnKey<'_>> for Urn {
     fn from(key: UrnKey<'_>) -> Self {
-        key.to_urn()
+        let nid_len = key.nid().len();
+        Urn::from_normal_assigned_name(key.into_string(), nid_len)
+    }
+}
+
+/// `urn:uuid:` followed by the lower-case hyphenated UUID (its canonical key; feature `uuid`).
+///
+/// ```
+/// let urn = urn_core::Urn::from(uuid::Uuid::nil());
+/// assert_eq!(urn.as_str(), "urn:uuid:00000000-0000-0000-0000-000000000000");
+/// ```
+#[cfg(feature = "uuid")]
+impl From<uuid::Uuid> for Urn {
+    fn from(uuid: uuid::Uuid) -> Self {
+        let mut text = String::with_capacity(45);
+        text.push_str("urn:uuid:");
+        let mut buf = uuid::Uuid::encode_buffer();
+        text.push_str(uuid.hyphenated().encode_lower(&mut buf));
+        Urn::from_normal_assigned_name(text, 4)
+    }
+}
+
+impl<'a> From<&'a Urn> for UrnRef<'a> {
+    fn from(urn: &'a Urn) -> Self {
+        urn.as_urn_ref()
     }
 }
 
@@ -238,45 +320,202 @@ impl fmt::Debug for Urn {
     }
 }
 
-/// Owned copies of a borrowed URN; here, beside `Urn`, so `UrnRef` does not depend on it.
-impl UrnRef<'_> {
-    /// An owned copy (one allocation).
-    #[allow(clippy::should_implement_trait)]
-    pub fn to_owned(&self) -> Urn {
-        Urn::from_trusted(String::from(self.as_str()), self.offsets())
-    }
-
-    /// An owned copy (one allocation); the same as [`UrnRef::to_owned`].
-    pub fn to_urn(&self) -> Urn {
-        self.to_owned()
+/// Equal when the keys are equal (without building them).
+impl PartialEq for Urn {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_urn_ref() == other.as_urn_ref()
     }
 }
 
-impl<'a> From<&'a Urn> for UrnRef<'a> {
-    fn from(urn: &'a Urn) -> Self {
-        urn.as_urn_ref()
+impl Eq for Urn {}
+
+impl PartialEq<UrnRef<'_>> for Urn {
+    fn eq(&self, other: &UrnRef<'_>) -> bool {
+        self.as_urn_ref() == *other
     }
 }
 
-/// Parsing into an owned URN; beside `Urn`, so the grammar and `UrnRef` do not depend on it.
-impl ParseOptions {
-    /// Parses into an owned [`Urn`] (one allocation: the copy of the text).
-    pub fn parse(&self, input: &str) -> Result<Urn, ParseError> {
-        self.parse_ref(input).map(|urn| urn.to_owned())
+impl PartialEq<Urn> for UrnRef<'_> {
+    fn eq(&self, other: &Urn) -> bool {
+        *self == other.as_urn_ref()
     }
 }
 
-/// A key as a URN; beside `Urn`, so `UrnKey` does not depend on it.
-impl UrnKey<'_> {
-    /// The key as a URN (a key is itself a valid URN with no components).
-    ///
-    /// ```
-    /// let urn: urn_core::Urn = "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6".parse()?;
-    /// assert_eq!(urn.key().to_urn(), urn);
-    /// # Ok::<(), urn_core::ParseError>(())
-    /// ```
-    pub fn to_urn(&self) -> Urn {
-        let offsets = Offsets::normal_assigned_name(self.as_str(), self.nid().len());
-        Urn::from_trusted(String::from(self.as_str()), offsets)
+impl PartialOrd for Urn {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Ordered as the keys' text.
+impl Ord for Urn {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.as_urn_ref().cmp(&other.as_urn_ref())
+    }
+}
+
+/// Hashes as its [`UrnRef`] does: by key.
+impl Hash for Urn {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_urn_ref().hash(state);
+    }
+}
+
+/// Builds a [`Urn`] from a NID, an NSS and optional components ([`Urn::builder`]).
+///
+/// The parts must already be percent-encoded ([`encode_nss`](crate::encode_nss) turns any
+/// text into a valid NSS). [`UrnBuilder::build`] parses the result and checks that every part
+/// reads back unchanged, so a delimiter inside a part (say `?=` inside an r-component) is an
+/// error rather than a silently different URN.
+///
+/// ```
+/// use urn_core::{ErrorKind, Urn};
+/// let urn = Urn::builder("example", "a123").r_component("res").f_component("").build()?;
+/// assert_eq!(urn.as_str(), "urn:example:a123?+res#");
+/// let err = Urn::builder("example", "a").r_component("x?=y").build().unwrap_err();
+/// assert!(matches!(err.kind(), ErrorKind::Delimiter { .. }));
+/// # Ok::<(), urn_core::ParseError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UrnBuilder {
+    nid: String,
+    nss: String,
+    r_component: Option<String>,
+    q_component: Option<String>,
+    f_component: Option<String>,
+}
+
+impl UrnBuilder {
+    /// A builder for `urn:<nid>:<nss>` (the same as [`Urn::builder`]).
+    pub fn new(nid: &str, nss: &str) -> Self {
+        UrnBuilder {
+            nid: nid.into(),
+            nss: nss.into(),
+            ..UrnBuilder::default()
+        }
+    }
+
+    /// Sets the NID.
+    pub fn nid(mut self, nid: &str) -> Self {
+        self.nid = nid.into();
+        self
+    }
+
+    /// Sets the NSS (percent-encoded).
+    pub fn nss(mut self, nss: &str) -> Self {
+        self.nss = nss.into();
+        self
+    }
+
+    /// Sets or (with `None`) removes the r-component.
+    pub fn r_component<'s>(mut self, r: impl Into<Option<&'s str>>) -> Self {
+        self.r_component = r.into().map(String::from);
+        self
+    }
+
+    /// Sets or (with `None`) removes the q-component.
+    pub fn q_component<'s>(mut self, q: impl Into<Option<&'s str>>) -> Self {
+        self.q_component = q.into().map(String::from);
+        self
+    }
+
+    /// Sets or (with `None`) removes the f-component (`Some("")` gives a trailing `#`).
+    pub fn f_component<'s>(mut self, f: impl Into<Option<&'s str>>) -> Self {
+        self.f_component = f.into().map(String::from);
+        self
+    }
+
+    /// Assembles and validates the URN. Error offsets count from the start of the assembled
+    /// text `urn:<nid>:<nss>[?+r][?=q][#f]`.
+    pub fn build(&self) -> Result<Urn, ParseError> {
+        let components = [
+            ("?+", &self.r_component),
+            ("?=", &self.q_component),
+            ("#", &self.f_component),
+        ];
+        let mut text = String::with_capacity(
+            5 + self.nid.len()
+                + self.nss.len()
+                + components
+                    .iter()
+                    .map(|(marker, c)| c.as_ref().map_or(0, |c| c.len() + marker.len()))
+                    .sum::<usize>(),
+        );
+        text.push_str("urn:");
+        text.push_str(&self.nid);
+        text.push(':');
+        text.push_str(&self.nss);
+        for (marker, part) in components {
+            if let Some(part) = part {
+                text.push_str(marker);
+                text.push_str(part);
+            }
+        }
+        let urn = Urn::from_string(text)?;
+        let view = urn.as_urn_ref();
+        let offsets = urn.offsets;
+        let checks = [
+            (
+                view.nid() == self.nid,
+                Component::Nid,
+                offsets.nid_end as usize,
+            ),
+            (
+                view.nss() == self.nss,
+                Component::Nss,
+                offsets.nss_end as usize,
+            ),
+            (
+                view.r_component() == self.r_component.as_deref(),
+                Component::RComponent,
+                offsets.r_end as usize,
+            ),
+            (
+                view.q_component() == self.q_component.as_deref(),
+                Component::QComponent,
+                offsets.q_end as usize,
+            ),
+        ];
+        for (ok, component, at) in checks {
+            if !ok {
+                return Err(ParseError::new(ErrorKind::Delimiter { component }, at));
+            }
+        }
+        Ok(urn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delimiters_inside_parts_are_errors() {
+        let kind = |b: UrnBuilder| b.build().unwrap_err().kind();
+        assert_eq!(
+            kind(UrnBuilder::new("ab:c", "x")),
+            ErrorKind::Delimiter {
+                component: Component::Nid
+            }
+        );
+        assert_eq!(
+            kind(UrnBuilder::new("ab", "x?+y")),
+            ErrorKind::Delimiter {
+                component: Component::Nss
+            }
+        );
+        assert_eq!(
+            kind(UrnBuilder::new("ab", "x").r_component("a?=b")),
+            ErrorKind::Delimiter {
+                component: Component::RComponent
+            }
+        );
+        assert_eq!(
+            kind(UrnBuilder::new("ab", "x").q_component("a#b")),
+            ErrorKind::Delimiter {
+                component: Component::QComponent
+            }
+        );
+        assert_eq!(kind(UrnBuilder::new("ab", "")), ErrorKind::EmptyNss);
     }
 }

@@ -72,7 +72,7 @@ fn check_vector(report: &mut Report, v: &Value, key_field: &str) {
             UrnKey::parse(key.as_str()).map(|k| k.into_string()),
             Ok(key.as_str().to_owned()),
         );
-        report.check("key urn equals urn", input, &key.to_urn(), urn);
+        report.check("key urn equals urn", input, &Urn::from(key.clone()), urn);
     } else if let Ok(urn) = &got2141 {
         // Only RFC 2141-valid: the vector's decomposition is the RFC 2141 one.
         report.check("2141 nid", input, Some(urn.nid()), s(&v["nid"]));

@@ -85,7 +85,7 @@ fn typed_always<N: Namespace>() {
 }
 
 urn_core::namespace!(Acme, "acme-thing", |nss: &str| match nss.find('!') {
-    Some(at) => Err(urn_core::NssError::new(at, "no '!' here")),
+    Some(at) => Err(urn_core::NamespaceError::new(at, "no '!' here")),
     None => Ok(()),
 });
 
@@ -96,6 +96,10 @@ fn arbitrary_typed_urns_are_valid_for_their_namespace() {
     typed_always::<ns::Issn>();
     typed_always::<ns::Oid>();
     typed_always::<ns::Ietf>();
+    typed_always::<ns::Nbn>();
+    typed_always::<ns::Lex>();
+    typed_always::<ns::Mpeg>();
+    typed_always::<ns::Ogc>();
     typed_always::<ns::Example>();
     typed_always::<Acme>();
 }
@@ -110,7 +114,7 @@ fn strategies_never_reject_and_respellings_keep_the_key() {
         failure_persistence: None,
         ..Config::default()
     };
-    for namespace in KnownNamespace::ALL {
+    for &namespace in KnownNamespace::ALL {
         TestRunner::new(config.clone())
             .run(&strategy::urn_in(namespace), |urn| {
                 prop_assert_eq!(urn.namespace(), Some(namespace));

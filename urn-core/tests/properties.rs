@@ -139,7 +139,7 @@ proptest! {
         let text = assemble(&p);
         if let Ok(urn) = Urn::parse(&text) {
             let key = urn.key();
-            let rekeyed = key.to_urn();
+            let rekeyed = Urn::from(key.clone());
             prop_assert_eq!(rekeyed.key().into_string(), key.as_str());
             prop_assert_eq!(&rekeyed, &urn);
             prop_assert!(UrnKey::parse(key.as_str()).is_ok());
@@ -208,7 +208,7 @@ proptest! {
     fn encode_decode_roundtrip(native in "\\PC{1,30}") {
         let nss = encode_nss(&native);
         prop_assert_eq!(decode_nss(&nss).unwrap(), native.as_str());
-        let urn = Urn::from_parts("example", &nss).unwrap();
+        let urn = Urn::builder("example", &nss).build().unwrap();
         prop_assert_eq!(urn.nss_decoded().unwrap(), native.as_str());
     }
 }

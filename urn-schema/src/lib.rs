@@ -4,9 +4,13 @@
 use schemars::{JsonSchema, SchemaGenerator, generate::SchemaSettings};
 use serde_json::Value;
 
-/// urn-core's types (with their `JsonSchema` impls) and patterns, so `urn_schema::Urn` is the
-/// one `Urn` type.
-pub use urn_core::*;
+// The urn-core items this crate's users need, by name (each is urn-core's own type, with its
+// `JsonSchema` impl): the URN types, the typed aliases and markers, the patterns.
+pub use urn_core::{
+    DEFAULT_MAX_LEN, ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, KnownNamespace, LexUrn, MpegUrn,
+    Namespace, NbnUrn, NsUrn, OgcUrn, OidUrn, Urn, UrnKey, UrnRef, UuidUrn, namespace, ns,
+    patterns,
+};
 
 #[cfg(feature = "validate")]
 mod validate;
@@ -40,58 +44,61 @@ pub fn key_document() -> Value {
     document_for::<UrnKey<'static>>()
 }
 
-/// The document for URNs of one namespace: a built-in typed namespace (`uuid`, `isbn`,
-/// `issn`, `oid`, `ietf`, `example`) gets its NSS pattern; any other valid NID gets the generic
-/// NSS. `None` when `nid` is not a valid NID.
+/// The document for URNs of one namespace: a known namespace ([`KnownNamespace`]) gets its
+/// NSS pattern, title and examples (the same document as `document_for::<IsbnUrn>()`); any
+/// other valid NID gets the generic NSS. `None` when `nid` is not a valid NID.
 ///
 /// ```
 /// let doc = urn_schema::namespace_document("ACME-sku").unwrap();
 /// assert!(doc["pattern"].as_str().unwrap().starts_with("^[Uu][Rr][Nn]:[Aa][Cc][Mm][Ee]-[Ss][Kk][Uu]:("));
+/// assert_eq!(doc["title"], "acme-sku URN");
+/// assert_eq!(urn_schema::namespace_document("ISBN").unwrap()["title"], "ISBN URN");
 /// assert!(urn_schema::namespace_document("x").is_none());
 /// ```
 pub fn namespace_document(nid: &str) -> Option<Value> {
     let lower = nid.to_ascii_lowercase();
-    match lower.as_str() {
-        "uuid" => Some(document_for::<NsUrn<ns::Uuid>>()),
-        "isbn" => Some(document_for::<NsUrn<ns::Isbn>>()),
-        "issn" => Some(document_for::<NsUrn<ns::Issn>>()),
-        "oid" => Some(document_for::<NsUrn<ns::Oid>>()),
-        "ietf" => Some(document_for::<NsUrn<ns::Ietf>>()),
-        "example" => Some(document_for::<NsUrn<ns::Example>>()),
-        _ => {
-            // Any other NID: check it the way the parser does, then use the generic NSS.
-            Urn::parse(&format!("urn:{lower}:x")).ok()?;
-            let mut doc = document_for::<Urn>();
-            let object = doc.as_object_mut()?;
-            object.insert("title".into(), Value::from(format!("{lower} URN")));
-            object.insert(
-                "pattern".into(),
-                Value::from(patterns::namespace_urn(&lower, patterns::NSS)),
-            );
-            object.insert(
-                "description".into(),
-                Value::from(format!(
-                    "A URN in the \"{lower}\" namespace (NID matched in any case), kept as written."
-                )),
-            );
-            object.remove("examples");
-            Some(doc)
-        }
+    // Check the NID the way the parser does.
+    Urn::parse(&format!("urn:{lower}:x")).ok()?;
+    let known = KnownNamespace::from_nid(&lower);
+    let (title, nss, examples) = match known {
+        Some(ns) => (
+            format!("{} URN", ns.title()),
+            ns.nss_pattern(),
+            ns.examples(),
+        ),
+        None => (format!("{lower} URN"), patterns::NSS, &[][..]),
+    };
+    let mut doc = document_for::<Urn>();
+    let object = doc.as_object_mut()?;
+    object.insert("title".into(), Value::from(title));
+    object.insert(
+        "pattern".into(),
+        Value::from(patterns::namespace_urn(&lower, nss)),
+    );
+    object.insert(
+        "description".into(),
+        Value::from(format!(
+            "A URN in the \"{lower}\" namespace (NID matched in any case), kept as written."
+        )),
+    );
+    if examples.is_empty() {
+        object.remove("examples");
+    } else {
+        object.insert("examples".into(), Value::from(examples.to_vec()));
     }
+    Some(doc)
 }
 
-/// The namespaces with a document in `schemas/`.
-pub const BUILTIN_NAMESPACES: &[&str] = &["uuid", "isbn", "issn", "oid", "ietf", "example"];
-
-/// Every document of the `schemas/` folder, as `(file name, document)`.
+/// Every document of the `schemas/` folder, as `(file name, document)`: the URN, the key, and
+/// one per known namespace.
 pub fn schema_files() -> Vec<(String, Value)> {
     let mut out = vec![
         ("urn.schema.json".to_owned(), urn_document()),
         ("urn-key.schema.json".to_owned(), key_document()),
     ];
-    for nid in BUILTIN_NAMESPACES {
-        if let Some(doc) = namespace_document(nid) {
-            out.push((format!("urn-{nid}.schema.json"), doc));
+    for ns in KnownNamespace::ALL {
+        if let Some(doc) = namespace_document(ns.nid()) {
+            out.push((format!("urn-{}.schema.json", ns.nid()), doc));
         }
     }
     out

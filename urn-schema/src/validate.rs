@@ -39,16 +39,10 @@ impl Rule {
             return Some(Rule::Key);
         }
         let nid = nid_of_namespace_pattern(pattern)?;
-        let nss_patterns = [
-            patterns::NSS,
-            patterns::UUID_NSS,
-            patterns::ISBN_NSS,
-            patterns::ISSN_NSS,
-            patterns::OID_NSS,
-            patterns::IETF_NSS,
-        ];
+        // The generic NSS (any namespace) or a known namespace's own NSS pattern.
+        let mut nss_patterns = core::iter::once(patterns::NSS)
+            .chain(KnownNamespace::ALL.iter().map(|ns| ns.nss_pattern()));
         nss_patterns
-            .iter()
             .any(|nss| patterns::namespace_urn(&nid, nss) == pattern)
             .then_some(Rule::Namespace(nid))
     }

@@ -47,13 +47,19 @@ fn derived_struct_schema_embeds_the_patterns() {
     assert_eq!(props["key"]["pattern"], patterns::URN_KEY);
     assert_eq!(
         props["owner"]["pattern"],
-        patterns::namespace_urn("uuid", patterns::UUID_NSS)
+        patterns::namespace_urn("uuid", urn_schema::KnownNamespace::Uuid.nss_pattern())
     );
     assert_eq!(props["see_also"]["items"]["pattern"], patterns::URN);
     assert_eq!(props["shelves"]["items"]["items"]["pattern"], patterns::URN);
-    assert!(serde_json::to_string(&props["isbn"]).unwrap().contains(
-        &serde_json::to_string(&patterns::namespace_urn("isbn", patterns::ISBN_NSS)).unwrap()
-    ));
+    assert!(
+        serde_json::to_string(&props["isbn"]).unwrap().contains(
+            &serde_json::to_string(&patterns::namespace_urn(
+                "isbn",
+                urn_schema::KnownNamespace::Isbn.nss_pattern()
+            ))
+            .unwrap()
+        )
+    );
 }
 
 #[test]
@@ -137,7 +143,7 @@ fn schemas_folder_matches_the_code() {
         std::fs::create_dir_all(&dir).unwrap();
     }
     let files = urn_schema::schema_files();
-    assert_eq!(files.len(), 8);
+    assert_eq!(files.len(), 2 + urn_schema::KnownNamespace::ALL.len());
     for (name, doc) in files {
         let path = dir.join(&name);
         let text = urn_schema::to_file_text(&doc);
@@ -158,5 +164,30 @@ fn schemas_folder_matches_the_code() {
             doc.get("pattern").is_some(),
             "{name}: the root carries the pattern"
         );
+    }
+}
+
+/// A typed field's schema (the `JsonSchema` impl in urn-core) and the standalone document of
+/// its namespace are the same document.
+#[test]
+fn typed_schemas_equal_namespace_documents() {
+    use urn_schema::*;
+    let typed = [
+        ("uuid", document_for::<UuidUrn>()),
+        ("isbn", document_for::<IsbnUrn>()),
+        ("issn", document_for::<IssnUrn>()),
+        ("ietf", document_for::<IetfUrn>()),
+        ("oid", document_for::<OidUrn>()),
+        ("nbn", document_for::<NbnUrn>()),
+        ("lex", document_for::<LexUrn>()),
+        ("mpeg", document_for::<MpegUrn>()),
+        ("ogc", document_for::<OgcUrn>()),
+        ("example", document_for::<ExampleUrn>()),
+    ];
+    let nids: Vec<&str> = typed.iter().map(|(nid, _)| *nid).collect();
+    let table: Vec<&str> = KnownNamespace::ALL.iter().map(|ns| ns.nid()).collect();
+    assert_eq!(nids, table, "one typed alias per known namespace");
+    for (nid, doc) in typed {
+        assert_eq!(namespace_document(nid).unwrap(), doc, "{nid}");
     }
 }

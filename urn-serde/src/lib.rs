@@ -1,7 +1,14 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
-pub use urn_core::*;
+// The urn-core items a serde user needs, by name: the URN types (whose `Serialize` and
+// `Deserialize` impls live in urn-core, behind the feature this crate turns on), the typed
+// namespaces, and the errors a failed deserialization carries as its source.
+pub use urn_core::{
+    ErrorKind, ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, LexUrn, MpegUrn, Namespace, NamespaceError,
+    NbnUrn, NsUrn, NsUrnError, OgcUrn, OidUrn, ParseError, Urn, UrnKey, UrnRef, UuidUrn, namespace,
+    ns,
+};
 
 mod representation;
 

@@ -3,7 +3,7 @@
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use urn_core::{ParseOptions, Syntax, Urn, UrnBuilder};
+use urn_core::{Syntax, Urn, UrnBuilder};
 
 /// How a [`Urn`] is written to and read from a serde format. Implement it to plug a
 /// representation of your own into the same `option`/`vec` helpers.
@@ -53,16 +53,13 @@ impl Representation for Rfc2141 {
     }
     fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Urn, D::Error> {
         let text = std::borrow::Cow::<'de, str>::deserialize(d)?;
-        ParseOptions::new()
-            .syntax(Syntax::Rfc2141)
-            .parse(&text)
-            .map_err(|e| {
-                D::Error::custom(format_args!(
-                    "invalid RFC 2141 URN \"{}\": {}",
-                    text.escape_debug(),
-                    e.detail()
-                ))
-            })
+        Urn::parse_with(&text, Syntax::Rfc2141).map_err(|e| {
+            D::Error::custom(format_args!(
+                "invalid RFC 2141 URN \"{}\": {}",
+                text.escape_debug(),
+                e.detail()
+            ))
+        })
     }
 }
 

@@ -18,8 +18,17 @@ pub mod tokio_postgres;
 
 pub use stored::StoredUrn;
 pub use table::{Dialect, IdentifierError, UrnTable};
-/// urn-core's types, so `urn_sql::Urn` is the same type as `urn_core::Urn`.
-pub use urn_core::*;
+// The urn-core items a storage user needs, by name (each is urn-core's own type, whose column
+// impls live in urn-core behind the features this crate turns on): the column types, the typed
+// namespaces, the key rules a stored key follows, the error a bad value carries.
+/// diesel's SQL types for the PostgreSQL `urn` and `urn_key` domains (features
+/// `diesel-postgres`, `diesel-sqlite`).
+#[cfg(any(feature = "diesel-postgres", feature = "diesel-sqlite"))]
+pub use urn_core::sql_types;
+pub use urn_core::{
+    ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, KeyRules, LexUrn, MpegUrn, Namespace, NbnUrn, NsUrn,
+    OgcUrn, OidUrn, ParseError, Urn, UrnKey, UrnRef, UuidUrn, ns,
+};
 
 /// The DDL `urn sql --dialect …` prints for `dialect`.
 ///

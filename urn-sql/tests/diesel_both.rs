@@ -186,7 +186,7 @@ fn postgres_with_diesel() {
     let err = diesel::sql_query("SELECT 'urn:isbn:0-395-36341-2'::text AS urn")
         .load::<IsbnRow>(&mut conn)
         .unwrap_err();
-    assert!(err.to_string().contains(r#"stored value "urn:isbn:0-395-36341-2" is not a valid "isbn" URN: invalid "isbn" URN: the check digit does not match"#), "{err}");
+    assert!(err.to_string().contains(r#"stored value "urn:isbn:0-395-36341-2" is not a valid isbn URN: the check digit does not match (byte 21)"#), "{err}");
 
     // Several threads, each with its own connection, insert-or-get equivalent spellings.
     let threads: Vec<_> = (0..8)
@@ -342,7 +342,7 @@ fn sqlite_with_diesel() {
             .unwrap_err();
         assert!(
             err.to_string()
-                .contains(r#"stored value "urn:isbn:12" is not a valid "isbn" URN"#),
+                .contains(r#"stored value "urn:isbn:12" is not a valid isbn URN"#),
             "{err}"
         );
         if path != ":memory:" {

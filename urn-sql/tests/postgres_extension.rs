@@ -93,12 +93,12 @@ const EDITS: &[char] = &[
 /// `n` strings from proptest (deterministic): valid URNs of every shape, respellings of them,
 /// valid URNs with one character inserted, replaced or deleted, near-URN text and any text.
 fn proptest_strings(n: usize) -> Vec<String> {
-    let valid = urn_sql::strategy::urn().prop_map(|u| u.to_string());
-    let respelled = urn_sql::strategy::urn()
-        .prop_flat_map(|u| urn_sql::strategy::equivalent_spellings(&u))
+    let valid = urn_core::strategy::urn().prop_map(|u| u.to_string());
+    let respelled = urn_core::strategy::urn()
+        .prop_flat_map(|u| urn_core::strategy::equivalent_spellings(&u))
         .prop_map(|u| u.to_string());
     let mutated = (
-        urn_sql::strategy::urn(),
+        urn_core::strategy::urn(),
         any::<prop::sample::Index>(),
         prop::sample::select(EDITS),
         0u8..3,

@@ -167,8 +167,8 @@ async fn domain_and_key_function_agree_with_the_parser_on_every_input() {
 }
 
 /// The rule family of a parse error: the name of the domain constraint that must fail.
-fn family(kind: urn_sql::ErrorKind) -> &'static str {
-    use urn_sql::{Component, ErrorKind as K};
+fn family(kind: urn_core::ErrorKind) -> &'static str {
+    use urn_core::{Component, ErrorKind as K};
     match kind {
         K::TooLong { .. } => "urn_length",
         K::Scheme => "urn_scheme",
@@ -837,7 +837,7 @@ async fn values_round_trip_and_bad_stored_values_are_decode_errors() {
         .unwrap_err();
     assert!(
         err.to_string().contains(
-            r#"is not a valid "isbn" URN: expected a URN in namespace "isbn", found "issn""#
+            r#"is not a valid isbn URN: expected a URN in namespace "isbn", found "issn""#
         ),
         "{err}"
     );

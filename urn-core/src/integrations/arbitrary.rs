@@ -3,7 +3,8 @@
 
 use arbitrary::{Arbitrary, Error, Result, Unstructured};
 
-use crate::generate::{self, Choices};
+use crate::choices::Choices;
+use crate::generate;
 use crate::{Namespace, NsUrn, Urn, UrnKey};
 
 /// Choices drawn from libFuzzer's (or anyone's) bytes.

@@ -1,4 +1,5 @@
-//! diesel: `Urn`, `UrnKey` and `NsUrn<N>` as `Text` columns, or as the `urn` / `urn_key`
+//! diesel: `Urn`, `UrnKey` and `NsUrn<N>` as `Text` columns (and `UrnRef` as a bind
+//! parameter: diesel reads values back owned), or as the `urn` / `urn_key`
 //! PostgreSQL domains through the [`sql_types`](crate::sql_types) markers (features `diesel`, `diesel-postgres`,
 //! `diesel-sqlite`).
 //!
@@ -15,20 +16,13 @@ use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::Text;
 
 use super::stored;
-use crate::{Namespace, NsUrn, Urn, UrnKey};
+use crate::{Namespace, NsUrn, Urn, UrnKey, UrnRef};
 
 /// Implements `ToSql` and `FromSql` for one Rust type and one SQL type by delegating to the
 /// backend's text impls, with `$decode` checking the text read back.
 macro_rules! text_sql {
     ([$($gen:tt)*], $ty:ty, $sql:ty, $decode:expr) => {
-        impl<$($gen)* DB: Backend> ToSql<$sql, DB> for $ty
-        where
-            str: ToSql<Text, DB>,
-        {
-            fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
-                <str as ToSql<Text, DB>>::to_sql(self.as_str(), out)
-            }
-        }
+        text_sql!(@to_sql [$($gen)*], $ty, $sql);
 
         impl<$($gen)* DB: Backend> FromSql<$sql, DB> for $ty
         where
@@ -40,9 +34,21 @@ macro_rules! text_sql {
             }
         }
     };
+    (@to_sql [$($gen:tt)*], $ty:ty, $sql:ty) => {
+        impl<$($gen)* DB: Backend> ToSql<$sql, DB> for $ty
+        where
+            str: ToSql<Text, DB>,
+        {
+            fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
+                <str as ToSql<Text, DB>>::to_sql(self.as_str(), out)
+            }
+        }
+    };
 }
 
 text_sql!([], Urn, Text, stored::urn);
+text_sql!(@to_sql ['a,], UrnRef<'a>, Text);
+text_sql!(@to_sql ['a,], UrnRef<'a>, crate::sql_types::Urn);
 text_sql!([], Urn, crate::sql_types::Urn, stored::urn);
 // A key read back is always owned, so it can be read as any `UrnKey<'a>`.
 text_sql!(['a,], UrnKey<'a>, Text, stored::key);

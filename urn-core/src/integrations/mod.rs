@@ -27,5 +27,3 @@ mod sqlx;
 mod stored;
 #[cfg(feature = "utoipa")]
 mod utoipa;
-#[cfg(feature = "uuid")]
-mod uuid;

@@ -4,7 +4,7 @@
 use alloc::format;
 use alloc::string::String;
 
-use crate::{Namespace, patterns};
+use crate::{KnownNamespace, Namespace, patterns};
 
 pub(crate) const URN_DESCRIPTION: &str = "A URN (RFC 8141), kept as written. Equivalent \
     spellings (case of 'urn' and the NID, case of %XX hex, r-/q-/f-components) name the same resource.";
@@ -28,21 +28,10 @@ pub(crate) fn ns_pattern<N: Namespace>() -> String {
     patterns::namespace_urn(N::NID, N::NSS_PATTERN)
 }
 
-/// Example values for URNs of namespace `nid` (valid for its rules), when the NID is one of the
-/// built-in typed namespaces; none for others (nothing is known of their NSS).
+/// Example values for URNs of namespace `nid`: the known namespace's own; none for other
+/// NIDs (nothing is known of their NSS).
 pub(crate) fn ns_examples(nid: &str) -> &'static [&'static str] {
-    match nid.to_ascii_lowercase().as_str() {
-        "uuid" => &["urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"],
-        "isbn" => &["urn:isbn:0-395-36341-1", "urn:isbn:9780395363416"],
-        "issn" => &["urn:issn:0317-8471"],
-        "oid" => &["urn:oid:1.3.6.1.4.1.343"],
-        "ietf" => &[
-            "urn:ietf:rfc:8141",
-            "urn:ietf:params:scim:schemas:core:2.0:User",
-        ],
-        "example" => &["urn:example:a%2Cb/c?=lang=en#part"],
-        _ => &[],
-    }
+    KnownNamespace::from_nid(nid).map_or(&[], KnownNamespace::examples)
 }
 
 /// The description of URNs of namespace `nid`.
@@ -65,12 +54,10 @@ pub(crate) fn ns_schema_name(nid: &str) -> String {
     name
 }
 
-/// A title people read: `ISBN URN`, `acme-sku URN`.
+/// A title people read: `ISBN URN` for a known namespace (its own title), `acme-sku URN`.
 pub(crate) fn human_title(nid: &str) -> String {
-    let name = match nid.to_ascii_lowercase().as_str() {
-        "uuid" | "isbn" | "issn" | "oid" | "ietf" | "nbn" | "mpeg" => nid.to_ascii_uppercase(),
-        "example" => String::from("Example"),
-        _ => String::from(nid),
-    };
-    format!("{name} URN")
+    match KnownNamespace::from_nid(nid) {
+        Some(ns) => format!("{} URN", ns.title()),
+        None => format!("{nid} URN"),
+    }
 }

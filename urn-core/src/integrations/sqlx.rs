@@ -1,5 +1,5 @@
-//! sqlx: `Urn`, `UrnKey` and `NsUrn<N>` as text columns (features `sqlx-postgres`,
-//! `sqlx-sqlite`).
+//! sqlx: `Urn`, `UrnRef`, `UrnKey` and `NsUrn<N>` as text columns (features `sqlx-postgres`,
+//! `sqlx-sqlite`). A `UrnRef<'r>` decodes without a copy, borrowing the row's text.
 //!
 //! On PostgreSQL they match `text`, `varchar` and domains over them (the `urn` and `urn_key`
 //! domains of urn-sql), and arrays of those for `Vec<_>`. On SQLite they are `TEXT`. Decoding
@@ -15,12 +15,33 @@ use sqlx_core::error::BoxDynError;
 use sqlx_core::types::Type;
 
 use super::stored;
-use crate::{Namespace, NsUrn, Urn, UrnKey};
+use crate::{Namespace, NsUrn, Urn, UrnKey, UrnRef};
 
 /// Implements `Type`, `Encode` and `Decode` for one database by delegating to `String`,
 /// with `$decode` checking the text read back.
 macro_rules! text_column {
     ($db:ty, [$($gen:tt)*], $ty:ty, $decoded:ty, $decode:expr) => {
+        text_column!(@encode $db, [$($gen)*], $ty);
+
+        impl<'r, $($gen)*> Decode<'r, $db> for $decoded {
+            fn decode(value: <$db as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
+                let text = <String as Decode<'r, $db>>::decode(value)?;
+                Ok($decode(text)?)
+            }
+        }
+    };
+    // A borrowed URN: read as the row's `&str`, parsed in place.
+    (@borrowed $db:ty) => {
+        text_column!(@encode $db, [], UrnRef<'_>);
+
+        impl<'r> Decode<'r, $db> for UrnRef<'r> {
+            fn decode(value: <$db as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
+                let text = <&'r str as Decode<'r, $db>>::decode(value)?;
+                Ok(stored::urn_ref(text)?)
+            }
+        }
+    };
+    (@encode $db:ty, [$($gen:tt)*], $ty:ty) => {
         impl<$($gen)*> Type<$db> for $ty {
             fn type_info() -> <$db as Database>::TypeInfo {
                 <String as Type<$db>>::type_info()
@@ -39,13 +60,6 @@ macro_rules! text_column {
             }
             fn size_hint(&self) -> usize {
                 self.as_str().len()
-            }
-        }
-
-        impl<'r, $($gen)*> Decode<'r, $db> for $decoded {
-            fn decode(value: <$db as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
-                let text = <String as Decode<'r, $db>>::decode(value)?;
-                Ok($decode(text)?)
             }
         }
     };
@@ -70,12 +84,22 @@ mod postgres {
     }
 
     text_column!(Postgres, [], Urn, Urn, stored::urn);
+    text_column!(@borrowed Postgres);
     text_column!(Postgres, [], UrnKey<'_>, UrnKey<'static>, stored::key);
     text_column!(Postgres, [N: Namespace], NsUrn<N>, NsUrn<N>, stored::ns_urn::<N>);
 
     /// `Vec<Urn>` and `&[Urn]` bind as `text[]`, which PostgreSQL assigns to `urn[]` columns
     /// (checking every element against the domain).
     impl PgHasArrayType for Urn {
+        fn array_type_info() -> PgTypeInfo {
+            <String as PgHasArrayType>::array_type_info()
+        }
+        fn array_compatible(ty: &PgTypeInfo) -> bool {
+            text_array_compatible(ty)
+        }
+    }
+
+    impl PgHasArrayType for UrnRef<'_> {
         fn array_type_info() -> PgTypeInfo {
             <String as PgHasArrayType>::array_type_info()
         }
@@ -114,6 +138,7 @@ mod sqlite {
     }
 
     text_column!(Sqlite, [], Urn, Urn, stored::urn);
+    text_column!(@borrowed Sqlite);
     text_column!(Sqlite, [], UrnKey<'_>, UrnKey<'static>, stored::key);
     text_column!(Sqlite, [N: Namespace], NsUrn<N>, NsUrn<N>, stored::ns_urn::<N>);
 }

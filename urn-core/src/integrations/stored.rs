@@ -12,7 +12,7 @@ use crate::{Namespace, NsUrn, NsUrnError, ParseError, Urn, UrnKey};
 /// A stored value that is not what its column type promises.
 #[derive(Debug)]
 pub(crate) struct StoredValueError {
-    /// What the column should hold ("URN", "URN key", `"isbn" URN`).
+    /// What the column should hold ("URN", "URN key", "isbn URN").
     what: String,
     /// The offending value, as stored.
     value: String,
@@ -36,6 +36,9 @@ impl fmt::Display for StoredValueError {
         )?;
         match &self.reason {
             Reason::Parse(e) => fmt::Display::fmt(&e.detail(), f),
+            Reason::Namespace(NsUrnError::InvalidNss(e)) => {
+                write!(f, "{} (byte {})", e.reason(), e.offset())
+            }
             Reason::Namespace(e) => fmt::Display::fmt(e, f),
         }
     }
@@ -59,6 +62,16 @@ pub(crate) fn urn(value: String) -> Result<Urn, StoredValueError> {
     })
 }
 
+/// A URN borrowed from a column's text (copied only into an error).
+#[cfg(any(feature = "sqlx-postgres", feature = "sqlx-sqlite"))]
+pub(crate) fn urn_ref(value: &str) -> Result<crate::UrnRef<'_>, StoredValueError> {
+    crate::UrnRef::parse(value).map_err(|e| StoredValueError {
+        what: "URN".into(),
+        value: value.into(),
+        reason: Reason::Parse(e),
+    })
+}
+
 /// A key read from a column: it must be canonical key text.
 pub(crate) fn key(value: String) -> Result<UrnKey<'static>, StoredValueError> {
     UrnKey::from_string_or_back(value).map_err(|(value, e)| StoredValueError {
@@ -71,7 +84,7 @@ pub(crate) fn key(value: String) -> Result<UrnKey<'static>, StoredValueError> {
 /// A typed-namespace URN read from a column: a URN whose NID and NSS fit `N`.
 pub(crate) fn ns_urn<N: Namespace>(value: String) -> Result<NsUrn<N>, StoredValueError> {
     NsUrn::new_or_back(urn(value)?).map_err(|(urn, e)| StoredValueError {
-        what: alloc::format!("\"{}\" URN", N::NID),
+        what: alloc::format!("{} URN", N::NID),
         value: urn.into_string(),
         reason: Reason::Namespace(e),
     })

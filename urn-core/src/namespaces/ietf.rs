@@ -1,7 +1,29 @@
 //! `urn:ietf:` (RFC 2648, with `params` from RFC 3553).
 
-use super::{Fault, fault};
-use crate::key_parts::{Fold, KeyParts, Piece};
+use super::{Fault, Spec, fault};
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+use crate::choices::{self, Choices};
+use crate::nss_key::{Fold, NssKey};
+
+pub(crate) const SPEC: Spec = Spec {
+    nid: "ietf",
+    title: "IETF",
+    reference: "RFC 2648, RFC 3553",
+    validate: |nss| validate(nss).map(drop),
+    v1_key: Some(key),
+    nss_pattern: concat!(
+        "([Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+",
+        "|([Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+",
+        "|[Pp][Aa][Rr][Aa][Mm][Ss]:[A-Za-z0-9._~!$&'()*+,;=@/-]+(:[A-Za-z0-9._~!$&'()*+,;=@/-]+)*",
+    ),
+    pattern_is_exact: true,
+    examples: &[
+        "urn:ietf:rfc:8141",
+        "urn:ietf:params:scim:schemas:core:2.0:User",
+    ],
+    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
+    generate,
+};
 
 /// Which RFC 2648 form an NSS has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,7 +34,7 @@ pub(crate) enum Form {
     Params,
 }
 
-pub(crate) fn validate(nss: &str) -> Result<Form, Fault> {
+fn validate(nss: &str) -> Result<Form, Fault> {
     let Some((sub, rest)) = nss.split_once(':') else {
         return Err(match nss.bytes().position(|b| b == b'%') {
             Some(at) => fault(at, NO_PERCENT),
@@ -94,11 +116,47 @@ fn params(rest: &str, start: usize) -> Result<Form, Fault> {
 
 const NO_PERCENT: &str = "percent-encoding is not allowed in ietf URNs (RFC 2648)";
 
-/// RFC 2648 names are case-insensitive as a whole: the key is lower case.
-pub(crate) fn key<'a>(nss: &'a str, parts: &mut KeyParts<'a>) -> Option<()> {
+/// RFC 2648 names are case-insensitive as a whole: the key is lower case. `params:` names
+/// keep their case (the generic rule): the registries under them publish exact case.
+#[inline]
+fn key(nss: &str) -> Option<NssKey> {
     match validate(nss) {
-        Ok(Form::Rfc2648) => parts.push(Piece::new(nss, Fold::Lower)).then_some(()),
-        _ => None,
+        Ok(Form::Rfc2648) => Some(NssKey::whole(Fold::Lower)),
+        Ok(Form::Params) | Err(_) => None,
+    }
+}
+
+/// Each form: a numbered document, a draft or meeting name, or a `params:` registry path.
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+fn generate(c: &mut dyn Choices, out: &mut alloc::string::String) {
+    use core::fmt::Write;
+    match c.below(3) {
+        0 => {
+            let sub = choices::pick(c, &["rfc", "fyi", "std", "bcp"], "rfc");
+            choices::push_any_case(out, c, sub);
+            let _ = write!(out, ":{}", 1 + c.below(9999));
+        }
+        1 => {
+            let sub = choices::pick(c, &["id", "mtg"], "id");
+            choices::push_any_case(out, c, sub);
+            out.push(':');
+            for _ in 0..=c.below(20) {
+                if c.one_in(8) {
+                    out.push('-');
+                } else {
+                    choices::push_from(out, c, choices::ALNUM);
+                }
+            }
+        }
+        _ => {
+            choices::push_any_case(out, c, "params");
+            for _ in 0..=c.below(4) {
+                out.push(':');
+                for _ in 0..=c.below(12) {
+                    choices::push_from(out, c, choices::PLAIN);
+                }
+            }
+        }
     }
 }
 

@@ -1,28 +1,43 @@
 //! `urn:isbn:` (RFC 3187; the International ISBN Agency's registration template).
 
-use super::{Fault, fault};
-use crate::key_parts::{Fold, KeyParts, Piece};
+use super::{Fault, Spec, fault};
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+use crate::choices::{self, Choices};
+use crate::nss_key::{Fold, NssKey};
+
+pub(crate) const SPEC: Spec = Spec {
+    nid: "isbn",
+    title: "ISBN",
+    reference: "RFC 3187",
+    validate,
+    v1_key: Some(key),
+    // The shape, hyphens optional between digits; the check digit and the limit of four
+    // hyphens are left to the parser.
+    nss_pattern: "[0-9](-?[0-9]){8}-?[0-9Xx]|9-?7-?[89](-?[0-9]){10}",
+    pattern_is_exact: false,
+    examples: &["urn:isbn:0-395-36341-1", "urn:isbn:9780395363416"],
+    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
+    generate,
+};
 
 /// ISBN-10 (check character `0-9` or `X`) or ISBN-13 (prefix `978`/`979`), in groups
-/// separated by single hyphens (at most five groups). Returns the number of digits.
-pub(crate) fn validate(nss: &str) -> Result<usize, Fault> {
-    scan(nss).map(|isbn| isbn.digits)
+/// separated by single hyphens (at most five groups).
+fn validate(nss: &str) -> Result<(), Fault> {
+    scan(nss).map(drop)
 }
 
 /// What [`scan`] learns of a valid ISBN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Scanned {
-    /// 10 or 13.
-    pub(crate) digits: usize,
+struct Scanned {
     /// Whether it is its own key: no hyphen and no lower-case `x`.
-    pub(crate) normal: bool,
+    normal: bool,
 }
 
 /// Checks an ISBN. The common shapes (digits with single hyphens, no `X`) take a short
 /// path that gathers the digits in one tight pass; anything else (an `X`, an error to
 /// explain) takes [`scan_general`]. Both end in [`check`].
 #[inline]
-pub(crate) fn scan(nss: &str) -> Result<Scanned, Fault> {
+fn scan(nss: &str) -> Result<Scanned, Fault> {
     let mut digits = [0u32; 13];
     let (mut n, mut hyphens, mut prev_hyphen) = (0usize, 0usize, true);
     for &b in nss.as_bytes() {
@@ -46,7 +61,6 @@ pub(crate) fn scan(nss: &str) -> Result<Scanned, Fault> {
     }
     check(&digits, n, nss)?;
     Ok(Scanned {
-        digits: n,
         normal: hyphens == 0,
     })
 }
@@ -82,7 +96,6 @@ fn scan_general(nss: &str) -> Result<Scanned, Fault> {
     }
     check(&digits, n, nss)?;
     Ok(Scanned {
-        digits: n,
         normal: hyphens == 0 && !lower_x,
     })
 }
@@ -112,13 +125,6 @@ fn check(digits: &[u32; 13], n: usize, nss: &str) -> Result<(), Fault> {
     }
 }
 
-/// The bytes of a valid ISBN that its key keeps: the digits, `X` in upper case.
-pub(crate) fn significant(nss: &str) -> impl Iterator<Item = u8> + '_ {
-    nss.bytes()
-        .filter(|&b| b != b'-')
-        .map(|b| b.to_ascii_uppercase())
-}
-
 /// Why the byte at `i` cannot continue an ISBN.
 #[cold]
 fn explain(bytes: &[u8], i: usize, n: usize, prev_hyphen: bool) -> Fault {
@@ -134,11 +140,57 @@ fn explain(bytes: &[u8], i: usize, n: usize, prev_hyphen: bool) -> Fault {
 
 /// Hyphens are not significant and the check character `x` equals `X`: the key is the
 /// digits alone, `X` upper case.
-pub(crate) fn key<'a>(nss: &'a str, parts: &mut KeyParts<'a>) -> Option<()> {
-    validate(nss).ok()?;
-    parts
-        .push(Piece::new(nss, Fold::UpperWithoutHyphens))
-        .then_some(())
+#[inline]
+fn key(nss: &str) -> Option<NssKey> {
+    let isbn = scan(nss).ok()?;
+    Some(NssKey::whole(Fold::Digits).unchanged_if(isbn.normal))
+}
+
+/// An ISBN-13 or ISBN-10 with its check digit, hyphens between some digits.
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+fn generate(c: &mut dyn Choices, out: &mut alloc::string::String) {
+    if c.one_in(2) {
+        let mut d = alloc::vec![9, 7, if c.one_in(2) { 9 } else { 8 }];
+        d.extend(choices::digits(c, 9));
+        let sum: u32 = d
+            .iter()
+            .enumerate()
+            .map(|(i, x)| x * if i % 2 == 0 { 1 } else { 3 })
+            .sum();
+        let check = (10 - sum % 10) % 10;
+        push_hyphenated(out, c, &d, char::from_digit(check, 10).unwrap_or('0'));
+    } else {
+        let d = choices::digits(c, 9);
+        let sum: u32 = d.iter().zip((2..=10).rev()).map(|(x, w)| x * w).sum();
+        let check = choices::mod11_check(c, sum);
+        push_hyphenated(out, c, &d, check);
+    }
+}
+
+/// Digits with hyphens between some of them (never two in a row, never at an end, at most
+/// four: an ISBN has at most five groups), then `last`.
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+fn push_hyphenated(
+    out: &mut alloc::string::String,
+    c: &mut dyn Choices,
+    digits: &[u32],
+    last: char,
+) {
+    let mut hyphens = 0;
+    let mut hyphen = |out: &mut alloc::string::String, c: &mut dyn Choices| {
+        if hyphens < 4 && c.one_in(4) {
+            hyphens += 1;
+            out.push('-');
+        }
+    };
+    for (i, d) in digits.iter().enumerate() {
+        if i > 0 {
+            hyphen(out, c);
+        }
+        out.push(char::from_digit(*d, 10).unwrap_or('0'));
+    }
+    hyphen(out, c);
+    out.push(last);
 }
 
 #[cfg(test)]
@@ -147,12 +199,14 @@ mod tests {
 
     #[test]
     fn check_digits() {
-        assert_eq!(validate("0-395-36341-1"), Ok(10));
-        assert_eq!(validate("0395363411"), Ok(10));
-        assert_eq!(validate("978-0-395-36341-6"), Ok(13));
-        assert_eq!(validate("9780395363416"), Ok(13));
-        assert_eq!(validate("0-8044-2957-X"), Ok(10));
-        assert_eq!(validate("080442957x"), Ok(10));
+        let normal = |nss| scan(nss).map(|isbn| isbn.normal);
+        assert_eq!(normal("0-395-36341-1"), Ok(false));
+        assert_eq!(normal("0395363411"), Ok(true));
+        assert_eq!(normal("978-0-395-36341-6"), Ok(false));
+        assert_eq!(normal("9780395363416"), Ok(true));
+        assert_eq!(normal("0-8044-2957-X"), Ok(false));
+        assert_eq!(normal("080442957x"), Ok(false));
+        assert_eq!(normal("080442957X"), Ok(true));
         assert_eq!(validate("0-395-36341-2").unwrap_err().at, 12);
         assert_eq!(validate("9770395363416").unwrap_err().at, 0);
         assert_eq!(validate("0--395-36341-1").unwrap_err().at, 2);

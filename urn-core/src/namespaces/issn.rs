@@ -1,10 +1,26 @@
 //! `urn:issn:` (RFC 3044; the ISSN International Centre's registration template).
 
-use super::{Fault, fault};
-use crate::key_parts::{Fold, KeyParts, Piece};
+use super::{Fault, Spec, fault};
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+use crate::choices::{self, Choices};
+use crate::nss_key::{Fold, NssKey};
+
+pub(crate) const SPEC: Spec = Spec {
+    nid: "issn",
+    title: "ISSN",
+    reference: "RFC 3044",
+    validate,
+    v1_key: Some(key),
+    // The shape; the check character is left to the parser.
+    nss_pattern: "[0-9]{4}-?[0-9]{3}[0-9Xx]",
+    pattern_is_exact: false,
+    examples: &["urn:issn:0317-8471"],
+    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
+    generate,
+};
 
 /// `NNNN-NNNC` or `NNNNNNNC`, where `C` is a digit or `X` and the weighted sum checks.
-pub(crate) fn validate(nss: &str) -> Result<(), Fault> {
+fn validate(nss: &str) -> Result<(), Fault> {
     let bytes = nss.as_bytes();
     let hyphen = bytes.get(4) == Some(&b'-');
     let len = if hyphen { 9 } else { 8 };
@@ -36,17 +52,27 @@ pub(crate) fn validate(nss: &str) -> Result<(), Fault> {
 }
 
 /// The hyphen is not significant and `x` equals `X`: the key is `NNNN-NNNC`, `X` upper case.
-pub(crate) fn key<'a>(nss: &'a str, parts: &mut KeyParts<'a>) -> Option<()> {
+fn key(nss: &str) -> Option<NssKey> {
     validate(nss).ok()?;
-    if nss.len() == 9 {
-        parts.push(Piece::new(nss, Fold::Upper)).then_some(())
+    Some(if nss.len() == 9 {
+        NssKey::whole(Fold::Upper)
     } else {
-        let (head, tail) = (nss.get(..4)?, nss.get(4..)?);
-        (parts.push(Piece::new(head, Fold::Keep))
-            && parts.push(Piece::new("-", Fold::Keep))
-            && parts.push(Piece::new(tail, Fold::Upper)))
-        .then_some(())
+        NssKey::split(4, Fold::Keep, Fold::Upper).with_hyphen()
+    })
+}
+
+/// An ISSN with its check character, the hyphen usually there.
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+fn generate(c: &mut dyn Choices, out: &mut alloc::string::String) {
+    let d = choices::digits(c, 7);
+    let sum: u32 = d.iter().zip((2..=8).rev()).map(|(x, w)| x * w).sum();
+    for (i, x) in d.iter().enumerate() {
+        if i == 4 && !c.one_in(4) {
+            out.push('-');
+        }
+        out.push(char::from_digit(*x, 10).unwrap_or('0'));
     }
+    out.push(choices::mod11_check(c, sum));
 }
 
 #[cfg(test)]

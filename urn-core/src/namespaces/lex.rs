@@ -1,10 +1,28 @@
 //! `urn:lex:` (RFC 9676): `jurisdiction ":" ...`, case-insensitive as a whole.
 
-use super::{Fault, fault};
-use crate::key_parts::{Fold, KeyParts, Piece};
+use super::{Fault, Spec, fault};
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+use crate::choices::{self, Choices};
+use crate::nss_key::{Fold, NssKey};
+
+pub(crate) const SPEC: Spec = Spec {
+    nid: "lex",
+    title: "LEX",
+    reference: "RFC 9676",
+    validate,
+    v1_key: Some(key),
+    nss_pattern: concat!(
+        "[A-Za-z][A-Za-z0-9.-]*:",
+        "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})+",
+    ),
+    pattern_is_exact: true,
+    examples: &["urn:lex:it:stato:legge:2003-09-21;456"],
+    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
+    generate,
+};
 
 /// A jurisdiction code (a letter, then letters, digits, `-` or `.`), a `:`, and more.
-pub(crate) fn validate(nss: &str) -> Result<(), Fault> {
+fn validate(nss: &str) -> Result<(), Fault> {
     let bytes = nss.as_bytes();
     if !bytes.first().is_some_and(u8::is_ascii_alphabetic) {
         return Err(fault(0, "a lex name starts with a jurisdiction code"));
@@ -27,9 +45,20 @@ pub(crate) fn validate(nss: &str) -> Result<(), Fault> {
 
 /// Names differing only in case are equivalent: the key is lower case (hex digits of `%XX`
 /// stay upper case).
-pub(crate) fn key<'a>(nss: &'a str, parts: &mut KeyParts<'a>) -> Option<()> {
+fn key(nss: &str) -> Option<NssKey> {
     validate(nss).ok()?;
-    parts.push(Piece::new(nss, Fold::Lower)).then_some(())
+    Some(NssKey::whole(Fold::Lower))
+}
+
+/// A jurisdiction code, `:` and a local name.
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+fn generate(c: &mut dyn Choices, out: &mut alloc::string::String) {
+    choices::push_from(out, c, choices::LETTERS);
+    for _ in 0..c.below(6) {
+        choices::push_from(out, c, b"abcdefghijklmnopqrstuvwxyz0123456789.-");
+    }
+    out.push(':');
+    choices::push_pchars(out, c, 24, b":@;", true);
 }
 
 #[cfg(test)]

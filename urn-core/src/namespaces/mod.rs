@@ -1,21 +1,38 @@
-//! Namespace-specific rules: NSS syntax of the well-known namespaces and the equivalence
-//! rules their registrations define (see [`KeyRules::V1`](crate::KeyRules::V1)).
+//! The namespaces this crate knows: one file each, holding everything about its namespace
+//! ([`Spec`]: NID, title, NSS syntax, the [`KeyRules::V1`](crate::KeyRules::V1) equivalence
+//! rule, the schema pattern, examples, the generator), and one table, [`known_namespaces!`],
+//! from which every list in the workspace is derived: [`KnownNamespace`], the typed aliases
+//! (`IsbnUrn`), the JSON Schemas, the CLI's help and the generators.
 //!
-//! Each namespace module offers `validate(nss)` and, where the registration defines extra
-//! equivalence, `key(nss, parts)`, which appends the NSS part of the key and applies only to
-//! an NSS that `validate` accepts (otherwise the generic RFC 8141 key stands).
+//! # Adding a namespace
+//!
+//! 1. Write `namespaces/<nid>.rs` with a `pub(crate) const SPEC: Spec` (see `ogc.rs` for one
+//!    without an equivalence rule, `nbn.rs` for one with). Its `validate` names the byte and
+//!    the rule for any NSS it refuses; its `nss_pattern` accepts at least every NSS `validate`
+//!    accepts (and nothing that is not an NSS); its examples are valid.
+//! 2. Add its row to [`known_namespaces!`]: the enum variant, the module, the typed alias.
+//! 3. If the namespace has an equivalence rule (`v1_key`), it changes keys, so it can only
+//!    come with a new [`KeyRules`](crate::KeyRules) version; then also add the NID to
+//!    [`rule_namespace`] (the parser's fast check) and give it a branch in urn-sql's
+//!    `urn_key_v2` and in urn-pg. Tests compare every hand-written list with this table.
+//! 4. Run `UPDATE_SCHEMAS=1 cargo test -p urn-schema --test documents` to write its JSON
+//!    Schema into `schemas/`, and commit it (the tests fail until the folder matches).
 
+use alloc::borrow::Cow;
 use core::fmt;
 
-use crate::key_parts::{KeyParts, generic_key, nss_eq_generic};
-use crate::key_text::{KeyBuf, KeyText};
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+use crate::choices::Choices;
+use crate::nss_key::NssKey;
 
+mod example;
 mod ietf;
 mod isbn;
 mod issn;
 mod lex;
 mod mpeg;
 mod nbn;
+mod ogc;
 mod oid;
 mod uuid;
 
@@ -30,47 +47,114 @@ pub(crate) const fn fault(at: usize, reason: &'static str) -> Fault {
     Fault { at, reason }
 }
 
-/// A namespace whose NSS syntax this crate knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum KnownNamespace {
-    /// `urn:uuid:` (RFC 9562): 8-4-4-4-12 hex digits, case-insensitive.
-    Uuid,
-    /// `urn:isbn:` (RFC 3187 and the ISBN Agency template): ISBN-10 or ISBN-13 with a valid
-    /// check digit, hyphens optional and not significant.
-    Isbn,
-    /// `urn:issn:` (RFC 3044 and the ISSN Centre template): `NNNN-NNNC` with a valid check
-    /// character, the hyphen optional.
-    Issn,
-    /// `urn:ietf:` (RFC 2648): `rfc:N`, `fyi:N`, `std:N`, `bcp:N`, `id:name`, `mtg:name`,
-    /// and `params:...` (RFC 3553); no percent-encoding.
-    Ietf,
-    /// `urn:oid:` (RFC 3061): dotted decimal without leading zeros.
-    Oid,
-    /// `urn:nbn:` (RFC 8458): `cc[:sub]*-string`.
-    Nbn,
-    /// `urn:lex:` (RFC 9676): `jurisdiction:...`, case-insensitive.
-    Lex,
-    /// `urn:mpeg:` (RFC 3614): `standard:...`, the standard name case-insensitive.
-    Mpeg,
-    /// `urn:example:` (RFC 6963): any NSS; for documentation and tests only.
-    Example,
+/// Everything this crate knows about one namespace, declared once in its module.
+pub(crate) struct Spec {
+    /// The NID, lower case.
+    pub(crate) nid: &'static str,
+    /// How people write the namespace's name in a title (`ISBN`).
+    pub(crate) title: &'static str,
+    /// The document that defines its syntax and equivalence.
+    pub(crate) reference: &'static str,
+    /// Checks an NSS (offsets into the NSS).
+    pub(crate) validate: fn(&str) -> Result<(), Fault>,
+    /// The [`KeyRules::V1`](crate::KeyRules::V1) rule: how a valid NSS maps into the key;
+    /// `None` for an NSS the rule does not apply to (it is not valid for the namespace).
+    /// A namespace without a rule of its own has `v1_key: None` and the generic key.
+    pub(crate) v1_key: Option<fn(&str) -> Option<NssKey>>,
+    /// A regular expression (no anchors, see [`patterns`](crate::patterns)) that accepts
+    /// every NSS `validate` accepts.
+    pub(crate) nss_pattern: &'static str,
+    /// Whether `nss_pattern` accepts exactly what `validate` accepts (check digits are not
+    /// regular, so some patterns accept a superset).
+    pub(crate) pattern_is_exact: bool,
+    /// Valid URNs of the namespace, for documentation and schema `examples`.
+    pub(crate) examples: &'static [&'static str],
+    /// Appends a valid NSS of the namespace, of every shape it has (the generators).
+    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
+    pub(crate) generate: fn(&mut dyn Choices, &mut alloc::string::String),
 }
 
-impl KnownNamespace {
-    /// Every known namespace.
-    pub const ALL: [KnownNamespace; 9] = [
-        KnownNamespace::Uuid,
-        KnownNamespace::Isbn,
-        KnownNamespace::Issn,
-        KnownNamespace::Ietf,
-        KnownNamespace::Oid,
-        KnownNamespace::Nbn,
-        KnownNamespace::Lex,
-        KnownNamespace::Mpeg,
-        KnownNamespace::Example,
-    ];
+/// The one table of known namespaces: a row per namespace, naming its [`KnownNamespace`]
+/// variant (with the variant's documentation), the module that declares its [`Spec`], and
+/// its typed alias. Passes the rows to the macro `$then`, so each list is derived from here.
+macro_rules! known_namespaces {
+    ($then:ident) => {
+        $then! {
+            /// `urn:uuid:` (RFC 9562): 8-4-4-4-12 hex digits, case-insensitive.
+            Uuid => uuid, UuidUrn;
+            /// `urn:isbn:` (RFC 3187 and the ISBN Agency template): ISBN-10 or ISBN-13 with a
+            /// valid check digit, hyphens optional and not significant.
+            Isbn => isbn, IsbnUrn;
+            /// `urn:issn:` (RFC 3044 and the ISSN Centre template): `NNNN-NNNC` with a valid
+            /// check character, the hyphen optional.
+            Issn => issn, IssnUrn;
+            /// `urn:ietf:` (RFC 2648): `rfc:N`, `fyi:N`, `std:N`, `bcp:N`, `id:name`,
+            /// `mtg:name`, and `params:...` (RFC 3553); no percent-encoding.
+            Ietf => ietf, IetfUrn;
+            /// `urn:oid:` (RFC 3061): dotted decimal without leading zeros.
+            Oid => oid, OidUrn;
+            /// `urn:nbn:` (RFC 8458): `cc[:sub]*-string`, the prefix case-insensitive.
+            Nbn => nbn, NbnUrn;
+            /// `urn:lex:` (RFC 9676): `jurisdiction:...`, case-insensitive.
+            Lex => lex, LexUrn;
+            /// `urn:mpeg:` (RFC 3614): `standard:...`, the standard name case-insensitive.
+            Mpeg => mpeg, MpegUrn;
+            /// `urn:ogc:` (RFC 5165): `resource:...` for the Open Geospatial Consortium's
+            /// definitions, specifications and services (`urn:ogc:def:crs:EPSG::4326`);
+            /// case-sensitive.
+            Ogc => ogc, OgcUrn;
+            /// `urn:example:` (RFC 6963): any NSS; for documentation and tests only.
+            Example => example, ExampleUrn;
+        }
+    };
+}
+pub(crate) use known_namespaces;
 
+/// Declares [`KnownNamespace`] and its table lookups from the rows of [`known_namespaces!`].
+macro_rules! declare_known_namespace {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident, $alias:ident;)*) => {
+        /// A namespace whose NSS syntax this crate knows.
+        ///
+        /// Each has its own syntax check ([`KnownNamespace::validate_nss`]), a typed alias
+        /// (`NsUrn` of its marker in [`ns`](crate::ns): [`IsbnUrn`](crate::IsbnUrn), …), a
+        /// JSON Schema pattern and examples; some have an equivalence rule of their own
+        /// ([`KnownNamespace::has_key_rule`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum KnownNamespace {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl KnownNamespace {
+            /// Every known namespace.
+            pub const ALL: &'static [KnownNamespace] = &[$(KnownNamespace::$variant),*];
+
+            /// Everything known about this namespace.
+            pub(crate) const fn spec(self) -> &'static Spec {
+                match self {
+                    $(KnownNamespace::$variant => &$module::SPEC,)*
+                }
+            }
+
+            /// The [`KeyRules::V1`](crate::KeyRules::V1) mapping of `nss`, when this
+            /// namespace has a rule and `nss` is valid for it. One `match` of direct calls,
+            /// so the key of a URN costs no indirect call.
+            #[inline]
+            pub(crate) fn v1_key(self, nss: &str) -> Option<NssKey> {
+                match self {
+                    $(KnownNamespace::$variant => match $module::SPEC.v1_key {
+                        Some(rule) => rule(nss),
+                        None => None,
+                    },)*
+                }
+            }
+        }
+    };
+}
+
+known_namespaces!(declare_known_namespace);
+
+impl KnownNamespace {
     /// The namespace of a NID (compared case-insensitively).
     ///
     /// ```
@@ -80,23 +164,65 @@ impl KnownNamespace {
     /// ```
     pub fn from_nid(nid: &str) -> Option<Self> {
         KnownNamespace::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|ns| ns.nid().eq_ignore_ascii_case(nid))
     }
 
     /// The lower-case NID.
     pub const fn nid(self) -> &'static str {
-        match self {
-            KnownNamespace::Uuid => "uuid",
-            KnownNamespace::Isbn => "isbn",
-            KnownNamespace::Issn => "issn",
-            KnownNamespace::Ietf => "ietf",
-            KnownNamespace::Oid => "oid",
-            KnownNamespace::Nbn => "nbn",
-            KnownNamespace::Lex => "lex",
-            KnownNamespace::Mpeg => "mpeg",
-            KnownNamespace::Example => "example",
-        }
+        self.spec().nid
+    }
+
+    /// The namespace's name as people write it in a title (`"ISBN"`, `"Example"`).
+    ///
+    /// ```
+    /// assert_eq!(urn_core::KnownNamespace::Isbn.title(), "ISBN");
+    /// ```
+    pub const fn title(self) -> &'static str {
+        self.spec().title
+    }
+
+    /// The document that defines the namespace's syntax and equivalence (`"RFC 3187"`).
+    pub const fn reference(self) -> &'static str {
+        self.spec().reference
+    }
+
+    /// Whether the namespace has an equivalence rule of its own in
+    /// [`KeyRules::CURRENT`](crate::KeyRules::CURRENT) (otherwise its URNs get the generic
+    /// RFC 8141 key).
+    ///
+    /// ```
+    /// use urn_core::KnownNamespace;
+    /// assert!(KnownNamespace::Isbn.has_key_rule());
+    /// assert!(!KnownNamespace::Oid.has_key_rule());
+    /// ```
+    pub const fn has_key_rule(self) -> bool {
+        self.spec().v1_key.is_some()
+    }
+
+    /// A regular expression for the NSS (no anchors; see [`patterns`](crate::patterns) for
+    /// the dialect) that accepts every NSS [`KnownNamespace::validate_nss`] accepts.
+    /// [`patterns::namespace_urn`](crate::patterns::namespace_urn) makes a whole-URN pattern
+    /// of it.
+    ///
+    /// ```
+    /// use urn_core::KnownNamespace;
+    /// assert_eq!(KnownNamespace::Issn.nss_pattern(), "[0-9]{4}-?[0-9]{3}[0-9Xx]");
+    /// ```
+    pub const fn nss_pattern(self) -> &'static str {
+        self.spec().nss_pattern
+    }
+
+    /// Whether [`KnownNamespace::nss_pattern`] accepts exactly the valid NSSs (false where a
+    /// check digit, which no regular expression can check, is left to the parser).
+    pub const fn pattern_is_exact(self) -> bool {
+        self.spec().pattern_is_exact
+    }
+
+    /// Valid URNs of this namespace, for documentation and schema `examples`.
+    pub const fn examples(self) -> &'static [&'static str] {
+        self.spec().examples
     }
 
     /// Checks an NSS against this namespace's syntax. Offsets in the error count from the
@@ -110,21 +236,10 @@ impl KnownNamespace {
     /// assert_eq!(err.to_string(), "invalid issn URN: the check character does not match (byte 8)");
     /// ```
     pub fn validate_nss(self, nss: &str) -> Result<(), NamespaceError> {
-        let result = match self {
-            KnownNamespace::Uuid => uuid::validate(nss),
-            KnownNamespace::Isbn => isbn::validate(nss).map(|_| ()),
-            KnownNamespace::Issn => issn::validate(nss),
-            KnownNamespace::Ietf => ietf::validate(nss).map(|_| ()),
-            KnownNamespace::Oid => oid::validate(nss),
-            KnownNamespace::Nbn => nbn::validate(nss).map(|_| ()),
-            KnownNamespace::Lex => lex::validate(nss),
-            KnownNamespace::Mpeg => mpeg::validate(nss).map(|_| ()),
-            KnownNamespace::Example => Ok(()),
-        };
-        result.map_err(|f| NamespaceError {
-            namespace: self,
+        (self.spec().validate)(nss).map_err(|f| NamespaceError {
+            nid: self.nid(),
             offset: f.at,
-            reason: f.reason,
+            reason: Cow::Borrowed(f.reason),
         })
     }
 }
@@ -135,33 +250,71 @@ impl fmt::Display for KnownNamespace {
     }
 }
 
-/// An NSS that breaks its namespace's syntax.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// An NSS that breaks its namespace's rules: which namespace, at which byte, and why.
+///
+/// The one error of namespace validation, for the known namespaces
+/// ([`KnownNamespace::validate_nss`], [`Urn::validate_namespace`](crate::Urn::validate_namespace))
+/// and for your own ([`Namespace::validate_nss`](crate::Namespace::validate_nss) returns it).
+///
+/// ```
+/// let urn = urn_core::Urn::parse("urn:isbn:0-395-36341-2")?;
+/// let err = urn.validate_namespace().unwrap_err();
+/// assert_eq!((err.nid(), err.offset()), ("isbn", 21));
+/// assert_eq!(err.reason(), "the check digit does not match");
+/// assert_eq!(err.to_string(), "invalid isbn URN: the check digit does not match (byte 21)");
+/// # Ok::<(), urn_core::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NamespaceError {
-    namespace: KnownNamespace,
+    nid: &'static str,
     offset: usize,
-    reason: &'static str,
+    reason: Cow<'static, str>,
 }
 
 impl NamespaceError {
-    /// The namespace whose rule was broken.
-    pub const fn namespace(&self) -> KnownNamespace {
-        self.namespace
+    /// An error at byte `offset` of an NSS, for a [`Namespace`](crate::Namespace) validator
+    /// (the namespace and the offset into the URN are filled in where it is reported).
+    ///
+    /// ```
+    /// let err = urn_core::NamespaceError::new(3, "a SKU is digits only");
+    /// assert_eq!((err.offset(), err.reason()), (3, "a SKU is digits only"));
+    /// ```
+    pub fn new(offset: usize, reason: impl Into<Cow<'static, str>>) -> Self {
+        NamespaceError {
+            nid: "",
+            offset,
+            reason: reason.into(),
+        }
     }
 
-    /// The byte offset at which the rule was broken (into the URN when the error comes from
-    /// [`Urn::validate_namespace`](crate::Urn::validate_namespace), into the NSS when from
-    /// [`KnownNamespace::validate_nss`]).
-    pub const fn offset(&self) -> usize {
+    /// The NID (lower case) of the namespace whose rule was broken; empty for an error made
+    /// by [`NamespaceError::new`] that has not been reported by a namespace yet.
+    pub fn nid(&self) -> &str {
+        self.nid
+    }
+
+    /// The known namespace whose rule was broken, if it is one.
+    pub fn namespace(&self) -> Option<KnownNamespace> {
+        KnownNamespace::from_nid(self.nid)
+    }
+
+    /// The byte offset at which the rule was broken: into the URN when the error comes from
+    /// a URN ([`Urn::validate_namespace`](crate::Urn::validate_namespace), parsing an
+    /// [`NsUrn`](crate::NsUrn)), into the NSS when from [`KnownNamespace::validate_nss`] or a
+    /// validator.
+    pub fn offset(&self) -> usize {
         self.offset
     }
 
     /// What is wrong, e.g. `"the check digit does not match"`.
-    pub const fn reason(&self) -> &'static str {
-        self.reason
+    pub fn reason(&self) -> &str {
+        &self.reason
     }
 
-    pub(crate) const fn shifted(mut self, by: usize) -> Self {
+    /// The error as reported for namespace `nid`, with the offset moved `by` bytes (from the
+    /// NSS into the URN).
+    pub(crate) fn reported(mut self, nid: &'static str, by: usize) -> Self {
+        self.nid = nid;
         self.offset += by;
         self
     }
@@ -169,165 +322,61 @@ impl NamespaceError {
 
 impl fmt::Display for NamespaceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid {} URN: {} (byte {})",
-            self.namespace, self.reason, self.offset
-        )
+        if self.nid.is_empty() {
+            write!(f, "invalid NSS: {} (byte {})", self.reason, self.offset)
+        } else {
+            write!(
+                f,
+                "invalid {} URN: {} (byte {})",
+                self.nid, self.reason, self.offset
+            )
+        }
     }
 }
 
 impl core::error::Error for NamespaceError {}
 
-/// Whether `nid` (any case) names a namespace with a [`KeyRules::V1`](crate::KeyRules::V1)
-/// equivalence rule: `nbn`, `lex`, `uuid`, `isbn`, `issn`, `ietf`, `mpeg`.
+/// The namespace whose [`KeyRules::V1`](crate::KeyRules::V1) rule applies to URNs of `nid`
+/// (any case), if any: `nbn`, `lex`, `uuid`, `isbn`, `issn`, `ietf`, `mpeg`.
 ///
-/// Called on every parse, so it compares whole words: a NID holds only letters, digits and
-/// `-`, for which setting bit `0x20` lower-cases letters and changes nothing else.
+/// The parser's fast check, run on every parse, so it is written out instead of read from the
+/// table (a test compares the two): it compares whole words, since a NID holds only letters,
+/// digits and `-`, for which setting bit `0x20` lower-cases letters and changes nothing else.
 #[inline]
-pub(crate) fn has_v1_rule(nid: &[u8]) -> bool {
+pub(crate) fn rule_namespace(nid: &[u8]) -> Option<KnownNamespace> {
     const fn word(name: &[u8; 4]) -> u32 {
         u32::from_le_bytes(*name)
     }
     let folded = |bytes: [u8; 4]| u32::from_le_bytes(bytes) | 0x2020_2020;
     match *nid {
-        [a, b, c] => {
-            let w = folded([a, b, c, b' ']);
-            w == word(b"nbn ") || w == word(b"lex ")
-        }
-        [a, b, c, d] => {
-            let w = folded([a, b, c, d]);
-            w == word(b"uuid")
-                || w == word(b"isbn")
-                || w == word(b"issn")
-                || w == word(b"ietf")
-                || w == word(b"mpeg")
-        }
-        _ => false,
-    }
-}
-
-/// Appends the [`KeyRules::V1`](crate::KeyRules::V1) NSS pieces for `nss` when a namespace
-/// rule applies; returns whether one did.
-pub(crate) fn v1_key_pieces<'a>(nid: &str, nss: &'a str, parts: &mut KeyParts<'a>) -> bool {
-    let is = |name: &str| nid.eq_ignore_ascii_case(name);
-    let applied = match nid.len() {
-        3 if is("nbn") => nbn::key(nss, parts),
-        3 if is("lex") => lex::key(nss, parts),
-        4 if is("uuid") => uuid::key(nss, parts),
-        4 if is("isbn") => isbn::key(nss, parts),
-        4 if is("issn") => issn::key(nss, parts),
-        4 if is("ietf") => ietf::key(nss, parts),
-        4 if is("mpeg") => mpeg::key(nss, parts),
+        [a, b, c] => match folded([a, b, c, b' ']) {
+            w if w == word(b"nbn ") => Some(KnownNamespace::Nbn),
+            w if w == word(b"lex ") => Some(KnownNamespace::Lex),
+            _ => None,
+        },
+        [a, b, c, d] => match folded([a, b, c, d]) {
+            w if w == word(b"uuid") => Some(KnownNamespace::Uuid),
+            w if w == word(b"isbn") => Some(KnownNamespace::Isbn),
+            w if w == word(b"issn") => Some(KnownNamespace::Issn),
+            w if w == word(b"ietf") => Some(KnownNamespace::Ietf),
+            w if w == word(b"mpeg") => Some(KnownNamespace::Mpeg),
+            _ => None,
+        },
         _ => None,
-    };
-    applied.is_some()
-}
-
-/// The [`KeyRules::V1`](crate::KeyRules::V1) key of the assigned name `assigned` (NSS from
-/// byte `nss_start`) when its namespace is `uuid`, `isbn` or `ietf` — the rules that map the
-/// whole NSS at once, so the key is written in one pass without building pieces; an NSS the
-/// rule does not apply to gets the generic key. Borrowed when the assigned name is its own
-/// key. `generic_verbatim` and `lower_hex` are what the parse saw (`urn:` and the NID already
-/// in lower case and no lower-case hex; lower-case hex in the NSS). `None`: another namespace.
-#[inline]
-pub(crate) fn simple_v1_key(
-    assigned: &str,
-    nss_start: usize,
-    generic_verbatim: bool,
-    lower_hex: bool,
-) -> Option<KeyText<'_>> {
-    let nid = assigned.get(4..nss_start.checked_sub(1)?)?;
-    let nss = assigned.get(nss_start..)?;
-    let generic = || {
-        if generic_verbatim {
-            KeyText::Borrowed(assigned)
-        } else {
-            KeyText::Built(generic_key(assigned, nss_start, lower_hex))
-        }
-    };
-    if nid.eq_ignore_ascii_case("uuid") {
-        Some(match uuid::scan(nss) {
-            Some(false) if generic_verbatim => KeyText::Borrowed(assigned),
-            // No `%` in a UUID: the whole key is the assigned name in lower case.
-            Some(_) => {
-                let mut key = KeyBuf::copy_of(assigned);
-                key.lower_head(assigned.len());
-                KeyText::Built(key)
-            }
-            None => generic(),
-        })
-    } else if nid.eq_ignore_ascii_case("isbn") {
-        Some(match isbn::scan(nss) {
-            Ok(isbn) if generic_verbatim && isbn.normal => KeyText::Borrowed(assigned),
-            Ok(isbn) => {
-                let mut key = KeyBuf::with_capacity(9 + isbn.digits);
-                key.push_str("urn:isbn:");
-                for group in nss.split('-') {
-                    key.push_str(group);
-                }
-                // Only a final `x` can be lower case.
-                if let Some(digits) = key.as_mut_str().get_mut(9..) {
-                    digits.make_ascii_uppercase();
-                }
-                KeyText::Built(key)
-            }
-            Err(_) => generic(),
-        })
-    } else if nid.eq_ignore_ascii_case("ietf") {
-        // Neither form holds a `%`. RFC 2648 names are case-insensitive as a whole; `params:`
-        // names keep their case (the generic rule).
-        let whole = match ietf::validate(nss) {
-            Ok(ietf::Form::Rfc2648) => assigned.len(),
-            Ok(ietf::Form::Params) | Err(_) => return Some(generic()),
-        };
-        let normal = !nss.bytes().any(|b| b.is_ascii_uppercase());
-        Some(if generic_verbatim && normal {
-            KeyText::Borrowed(assigned)
-        } else {
-            let mut key = KeyBuf::copy_of(assigned);
-            key.lower_head(whole);
-            KeyText::Built(key)
-        })
-    } else {
-        None
-    }
-}
-
-/// Whether NSSs `p` and `q` of the namespace `nid` (the same for both, any case) are
-/// equivalent under [`KeyRules::V1`](crate::KeyRules::V1), for `uuid` and `isbn`, compared
-/// in place; `None` for other namespaces. An NSS its rule does not apply to (not a UUID, not
-/// an ISBN) never equals one it applies to: its generic key would have to spell a valid one.
-#[inline]
-pub(crate) fn simple_rule_eq(nid: &str, p: &str, q: &str) -> Option<bool> {
-    if nid.eq_ignore_ascii_case("uuid") {
-        Some(match (uuid::scan(p), uuid::scan(q)) {
-            (Some(_), Some(_)) => p.eq_ignore_ascii_case(q),
-            (None, None) => nss_eq_generic(p, q),
-            _ => false,
-        })
-    } else if nid.eq_ignore_ascii_case("isbn") {
-        Some(match (isbn::scan(p), isbn::scan(q)) {
-            (Ok(_), Ok(_)) => isbn::significant(p).eq(isbn::significant(q)),
-            (Err(_), Err(_)) => nss_eq_generic(p, q),
-            _ => false,
-        })
-    } else {
-        None
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use alloc::vec::Vec;
+
     use super::*;
 
-    #[test]
-    fn rule_nids_are_recognised_in_any_case_and_nothing_else_is() {
-        for name in ["nbn", "lex", "uuid", "isbn", "issn", "ietf", "mpeg"] {
-            // Every combination of upper and lower case.
-            for mask in 0..(1u32 << name.len()) {
-                let nid: alloc::vec::Vec<u8> = name
-                    .bytes()
+    /// Every spelling of `name` in upper and lower case.
+    fn spellings(name: &str) -> Vec<Vec<u8>> {
+        (0..(1u32 << name.len()))
+            .map(|mask| {
+                name.bytes()
                     .enumerate()
                     .map(|(i, b)| {
                         if mask & (1 << i) != 0 {
@@ -336,15 +385,48 @@ mod tests {
                             b
                         }
                     })
-                    .collect();
-                assert!(has_v1_rule(&nid), "{nid:?}");
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The parser's hand-written check finds exactly the namespaces the table gives a rule.
+    #[test]
+    fn the_fast_rule_check_is_the_table() {
+        for &ns in KnownNamespace::ALL {
+            let expected = ns.has_key_rule().then_some(ns);
+            for nid in spellings(ns.nid()) {
+                assert_eq!(rule_namespace(&nid), expected, "{nid:?}");
             }
         }
         for other in [
             "nb", "nbnn", "uuie", "isbm", "issm", "ietg", "mpef", "lexx", "le-", "-uid", "u1id",
-            "example", "ab", "urn-7", "nbn-", "ISBN0",
+            "ab", "urn-7", "nbn-", "ISBN0", "ogd", "exampl",
         ] {
-            assert!(!has_v1_rule(other.as_bytes()), "{other}");
+            assert_eq!(rule_namespace(other.as_bytes()), None, "{other}");
+        }
+    }
+
+    /// Each namespace's facts agree with each other: the examples are valid for the
+    /// namespace, NIDs are distinct and lower case.
+    #[test]
+    fn every_spec_is_consistent() {
+        for (i, &ns) in KnownNamespace::ALL.iter().enumerate() {
+            let spec = ns.spec();
+            assert_eq!(spec.nid, spec.nid.to_ascii_lowercase());
+            assert_eq!(KnownNamespace::from_nid(spec.nid), Some(ns));
+            assert!(!spec.examples.is_empty(), "{ns}");
+            for example in spec.examples {
+                let prefix = alloc::format!("urn:{}:", spec.nid);
+                let nss = example
+                    .strip_prefix(&prefix)
+                    .unwrap_or_else(|| panic!("{example}"));
+                let nss = nss.split(['?', '#']).next().unwrap_or_default();
+                assert!(ns.validate_nss(nss).is_ok(), "{example}");
+            }
+            for other in KnownNamespace::ALL.get(i + 1..).unwrap_or_default() {
+                assert_ne!(spec.nid, other.nid());
+            }
         }
     }
 }

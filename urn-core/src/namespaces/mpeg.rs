@@ -1,10 +1,28 @@
 //! `urn:mpeg:` (RFC 3614): `standard ":" ...`, the standard name case-insensitive.
 
-use super::{Fault, fault};
-use crate::key_parts::{Fold, KeyParts, Piece};
+use super::{Fault, Spec, fault};
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+use crate::choices::{self, Choices};
+use crate::nss_key::{Fold, NssKey};
+
+pub(crate) const SPEC: Spec = Spec {
+    nid: "mpeg",
+    title: "MPEG",
+    reference: "RFC 3614",
+    validate: |nss| standard(nss).map(drop),
+    v1_key: Some(key),
+    nss_pattern: concat!(
+        "[A-Za-z0-9.-]+:",
+        "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*",
+    ),
+    pattern_is_exact: true,
+    examples: &["urn:mpeg:mpeg7:schema:2001"],
+    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
+    generate,
+};
 
 /// A standard name (letters, digits, `-`, `.`) followed by `:`. Returns the name's length.
-pub(crate) fn validate(nss: &str) -> Result<usize, Fault> {
+fn standard(nss: &str) -> Result<usize, Fault> {
     let bytes = nss.as_bytes();
     let end = bytes
         .iter()
@@ -20,11 +38,25 @@ pub(crate) fn validate(nss: &str) -> Result<usize, Fault> {
 }
 
 /// `urn:mpeg:<standard>:` is case-insensitive, the rest is not.
-pub(crate) fn key<'a>(nss: &'a str, parts: &mut KeyParts<'a>) -> Option<()> {
-    let end = validate(nss).ok()?;
-    let (name, rest) = (nss.get(..end)?, nss.get(end..)?);
-    (parts.push(Piece::new(name, Fold::Lower)) && parts.push(Piece::new(rest, Fold::Keep)))
-        .then_some(())
+fn key(nss: &str) -> Option<NssKey> {
+    let end = standard(nss).ok()?;
+    Some(NssKey::split(end, Fold::Lower, Fold::Keep))
+}
+
+/// A standard's name, `:` and (mostly) more.
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+fn generate(c: &mut dyn Choices, out: &mut alloc::string::String) {
+    for _ in 0..=c.below(8) {
+        choices::push_from(
+            out,
+            c,
+            b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-",
+        );
+    }
+    out.push(':');
+    if !c.one_in(4) {
+        choices::push_pchars(out, c, 16, b":@", true);
+    }
 }
 
 #[cfg(test)]
@@ -33,9 +65,9 @@ mod tests {
 
     #[test]
     fn standard_name() {
-        assert_eq!(validate("mpeg7:schema:2001"), Ok(5));
-        assert_eq!(validate("MPEG7:cs:VideoDomainCS:2001"), Ok(5));
-        assert_eq!(validate("mpeg7").unwrap_err().at, 5);
-        assert_eq!(validate(":x").unwrap_err().at, 0);
+        assert_eq!(standard("mpeg7:schema:2001"), Ok(5));
+        assert_eq!(standard("MPEG7:cs:VideoDomainCS:2001"), Ok(5));
+        assert_eq!(standard("mpeg7").unwrap_err().at, 5);
+        assert_eq!(standard(":x").unwrap_err().at, 0);
     }
 }

@@ -1,11 +1,30 @@
 //! `urn:nbn:` (RFC 8458 section 4): `prefix "-" nbn-string`,
 //! `prefix = iso-cc *(":" subspc)`, the prefix case-insensitive.
 
-use super::{Fault, fault};
-use crate::key_parts::{Fold, KeyParts, Piece};
+use super::{Fault, Spec, fault};
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+use crate::choices::{self, Choices};
+use crate::nss_key::{Fold, NssKey};
 
-/// Returns the length of the prefix including its `-`.
-pub(crate) fn validate(nss: &str) -> Result<usize, Fault> {
+pub(crate) const SPEC: Spec = Spec {
+    nid: "nbn",
+    title: "NBN",
+    reference: "RFC 8458",
+    validate: |nss| prefix(nss).map(drop),
+    v1_key: Some(key),
+    nss_pattern: concat!(
+        "[A-Za-z]{2}(:[A-Za-z0-9]+)*-",
+        "([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})",
+        "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*",
+    ),
+    pattern_is_exact: true,
+    examples: &["urn:nbn:fi-fe201003181510", "urn:nbn:se:uu:diva-3475"],
+    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
+    generate,
+};
+
+/// Checks an NBN; returns the length of the prefix including its `-`.
+fn prefix(nss: &str) -> Result<usize, Fault> {
     let bytes = nss.as_bytes();
     for i in 0..2 {
         if !bytes.get(i).is_some_and(u8::is_ascii_alphabetic) {
@@ -37,11 +56,24 @@ pub(crate) fn validate(nss: &str) -> Result<usize, Fault> {
 }
 
 /// The prefix is case-insensitive, the NBN string is not.
-pub(crate) fn key<'a>(nss: &'a str, parts: &mut KeyParts<'a>) -> Option<()> {
-    let split = validate(nss).ok()?;
-    let (prefix, rest) = (nss.get(..split)?, nss.get(split..)?);
-    (parts.push(Piece::new(prefix, Fold::Lower)) && parts.push(Piece::new(rest, Fold::Keep)))
-        .then_some(())
+fn key(nss: &str) -> Option<NssKey> {
+    let split = prefix(nss).ok()?;
+    Some(NssKey::split(split, Fold::Lower, Fold::Keep))
+}
+
+/// A country code, sub-namespaces, `-` and an NBN string.
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+fn generate(c: &mut dyn Choices, out: &mut alloc::string::String) {
+    choices::push_from(out, c, choices::LETTERS);
+    choices::push_from(out, c, choices::LETTERS);
+    for _ in 0..c.below(3) {
+        out.push(':');
+        for _ in 0..=c.below(6) {
+            choices::push_from(out, c, choices::ALNUM);
+        }
+    }
+    out.push('-');
+    choices::push_pchars(out, c, 16, b":@-", true);
 }
 
 #[cfg(test)]
@@ -49,14 +81,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn prefix() {
-        assert_eq!(validate("fi-fe201003181510"), Ok(3));
-        assert_eq!(validate("se:uu:diva-3475"), Ok(11));
-        assert_eq!(validate("ch:bel-9039"), Ok(7));
-        assert_eq!(validate("f-1").unwrap_err().at, 1);
-        assert_eq!(validate("fi").unwrap_err().at, 2);
-        assert_eq!(validate("fi-").unwrap_err().at, 3);
-        assert_eq!(validate("fi:-x").unwrap_err().at, 3);
-        assert_eq!(validate("fi-/x").unwrap_err().at, 3);
+    fn country_code_and_sub_namespaces() {
+        assert_eq!(prefix("fi-fe201003181510"), Ok(3));
+        assert_eq!(prefix("se:uu:diva-3475"), Ok(11));
+        assert_eq!(prefix("ch:bel-9039"), Ok(7));
+        assert_eq!(prefix("f-1").unwrap_err().at, 1);
+        assert_eq!(prefix("fi").unwrap_err().at, 2);
+        assert_eq!(prefix("fi-").unwrap_err().at, 3);
+        assert_eq!(prefix("fi:-x").unwrap_err().at, 3);
+        assert_eq!(prefix("fi-/x").unwrap_err().at, 3);
     }
 }

@@ -1,8 +1,24 @@
 //! `urn:oid:` (RFC 3061): `number *("." number)`, no leading zeros.
 
-use super::{Fault, fault};
+use super::{Fault, Spec, fault};
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+use crate::choices::Choices;
 
-pub(crate) fn validate(nss: &str) -> Result<(), Fault> {
+pub(crate) const SPEC: Spec = Spec {
+    nid: "oid",
+    title: "OID",
+    reference: "RFC 3061",
+    validate,
+    // RFC 3061 defines no equivalence beyond RFC 8141's.
+    v1_key: None,
+    nss_pattern: "(0|[1-9][0-9]*)(\\.(0|[1-9][0-9]*))*",
+    pattern_is_exact: true,
+    examples: &["urn:oid:1.3.6.1.4.1.343"],
+    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
+    generate,
+};
+
+fn validate(nss: &str) -> Result<(), Fault> {
     let mut arc_start = 0;
     let bytes = nss.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
@@ -20,6 +36,21 @@ pub(crate) fn validate(nss: &str) -> Result<(), Fault> {
         return Err(fault(nss.len(), "an OID arc must not be empty"));
     }
     Ok(())
+}
+
+/// Arcs of small and large numbers.
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+fn generate(c: &mut dyn Choices, out: &mut alloc::string::String) {
+    use core::fmt::Write;
+    for i in 0..=c.below(6) {
+        if i > 0 {
+            out.push('.');
+        }
+        let _ = match c.below(3) {
+            0 => write!(out, "{}", c.below(40)),
+            _ => write!(out, "{}", c.below(1_000_000)),
+        };
+    }
 }
 
 #[cfg(test)]

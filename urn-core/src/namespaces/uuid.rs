@@ -1,11 +1,26 @@
 //! `urn:uuid:` (RFC 9562 section 4; RFC 4122 section 3).
 
-use super::{Fault, fault};
+use super::{Fault, Spec, fault};
 use crate::chars::{self, HEX};
-use crate::key_parts::{Fold, KeyParts, Piece};
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+use crate::choices::{self, Choices};
+use crate::nss_key::{Fold, NssKey};
+
+pub(crate) const SPEC: Spec = Spec {
+    nid: "uuid",
+    title: "UUID",
+    reference: "RFC 9562",
+    validate,
+    v1_key: Some(key),
+    nss_pattern: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
+    pattern_is_exact: true,
+    examples: &["urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"],
+    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
+    generate,
+};
 
 /// `8HEX-4HEX-4HEX-4HEX-12HEX`, any case.
-pub(crate) fn validate(nss: &str) -> Result<(), Fault> {
+fn validate(nss: &str) -> Result<(), Fault> {
     match scan(nss) {
         Some(_) => Ok(()),
         None => explain(nss.as_bytes()),
@@ -16,7 +31,7 @@ pub(crate) fn validate(nss: &str) -> Result<(), Fault> {
 /// differs from it): one pass over the 36 bytes with arithmetic tests only (no table loads),
 /// which the compiler turns into a few vector operations.
 #[inline]
-pub(crate) fn scan(nss: &str) -> Option<bool> {
+fn scan(nss: &str) -> Option<bool> {
     let bytes: &[u8; 36] = nss.as_bytes().try_into().ok()?;
     let (mut bad, mut upper) = (false, false);
     for (&b, &want_dash) in bytes.iter().zip(DASHES.iter()) {
@@ -69,9 +84,23 @@ fn explain(bytes: &[u8]) -> Result<(), Fault> {
 }
 
 /// Hex digits are case-insensitive; the key is lower case.
-pub(crate) fn key<'a>(nss: &'a str, parts: &mut KeyParts<'a>) -> Option<()> {
-    scan(nss)?;
-    parts.push(Piece::new(nss, Fold::Lower)).then_some(())
+#[inline]
+fn key(nss: &str) -> Option<NssKey> {
+    let upper = scan(nss)?;
+    Some(NssKey::whole(Fold::Lower).unchanged_if(!upper))
+}
+
+/// A UUID, its hex digits in any case.
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+fn generate(c: &mut dyn Choices, out: &mut alloc::string::String) {
+    for (i, n) in [8, 4, 4, 4, 12].into_iter().enumerate() {
+        if i > 0 {
+            out.push('-');
+        }
+        for _ in 0..n {
+            choices::push_from(out, c, choices::HEX);
+        }
+    }
 }
 
 #[cfg(test)]

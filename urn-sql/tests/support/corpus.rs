@@ -32,7 +32,7 @@ pub fn vector_inputs() -> Vec<String> {
 
 const NIDS: &[&str] = &[
     "uuid", "UUID", "isbn", "Isbn", "issn", "ISSN", "ietf", "IETF", "nbn", "NBN", "lex", "Lex",
-    "mpeg", "MPEG", "example", "EX", "urn-7", "a-b", "x", "-ab", "ab-", "a_b",
+    "mpeg", "MPEG", "oid", "OGC", "ogc", "example", "EX", "urn-7", "a-b", "x", "-ab", "ab-", "a_b",
 ];
 
 const NSS: &[&str] = &[
@@ -102,6 +102,12 @@ const NSS: &[&str] = &[
     "MPEG7:cs:VideoDomainCS:2001",
     "mpeg7:%aa",
     "mpeg7",
+    "1.3.6.1.4.1",
+    "1.3.6.01",
+    "def:crs:EPSG::4326",
+    "serviceType:CSW:2.0.2",
+    "def:",
+    "de-f:x",
     ":x",
     "a%2cb",
     "A%2C%3d",
