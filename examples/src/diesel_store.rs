@@ -22,11 +22,11 @@ const SQLITE_ITEMS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
 mod pg {
     diesel::table! {
         use diesel::sql_types::*;
-        use urn_core::sql_types::{Urn, UrnKey};
+        use urn_core::sql_types::Urn;
         items (id) {
             id -> BigInt,
             urn -> Urn,
-            urn_key -> UrnKey,
+            urn_key -> Text,
             title -> Text,
             isbn -> Nullable<Urn>,
             see_also -> Array<Urn>,

@@ -20,3 +20,5 @@ ALTER EXTENSION urn_pg DROP FUNCTION urn_rfc8141_key(urn);
 ALTER EXTENSION urn_pg DROP FUNCTION urn_nid(urn);
 ALTER EXTENSION urn_pg DROP FUNCTION urn_nss(urn);
 ALTER EXTENSION urn_pg DROP FUNCTION urn_key_index(urn_key);
+ALTER EXTENSION urn_pg DROP FUNCTION urn_key_index(text);
+ALTER EXTENSION urn_pg DROP FUNCTION urn_key_v1_inline(urn);

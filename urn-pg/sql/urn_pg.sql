@@ -1,16 +1,18 @@
 -- urn_pg: urn-sql's PostgreSQL objects, computed natively by urn-core.
 --
--- The same objects as urn-sql's portable migration, with the same names, parameters and
--- results bit for bit: DOMAIN urn, DOMAIN urn_key, urn_key_v1(urn), urn_key_index(urn_key),
--- urn_check(text), urn_valid(text), urn_nid(urn), urn_nss(urn), urn_rfc8141_key(urn). Tables
--- written for the portable SQL work unchanged.
+-- The same objects as urn-sql's portable migration (revision 3), with the same names,
+-- parameters, results and errors bit for bit: DOMAIN urn, DOMAIN urn_key, urn_key_v1(urn),
+-- urn_key_v1_inline(urn), urn_key_index(text), urn_key_index(urn_key), urn_check(text),
+-- urn_valid(text),
+-- urn_nid(urn), urn_nss(urn), urn_rfc8141_key(urn). Tables written for the portable SQL work
+-- unchanged.
 --
 -- CREATE EXTENSION urn_pg in a schema that already holds the portable objects adopts them
 -- (ALTER EXTENSION ... ADD) and replaces them in place: the domains keep their OIDs, so every
 -- column, stored generated key and index stays; only the domains' CHECKs and the functions'
 -- code change. Stored keys are not recomputed, which is safe because the native functions
 -- return exactly the portable ones' results (urn-sql's differential tests check it). The
--- ADD CONSTRAINT below re-checks every stored URN (about 0.3 us each).
+-- constraints are validated below, which re-checks every stored URN (about 0.3 us each).
 --
 -- The way back is sql/to-portable.sql (see the README).
 
@@ -36,8 +38,9 @@ BEGIN
     RETURN;
   END IF;
   FOREACH f IN ARRAY ARRAY['urn_check(text)', 'urn_valid(text)', 'urn_key_v1(urn)',
+                           'urn_key_v1_inline(urn)',
                            'urn_rfc8141_key(urn)', 'urn_nid(urn)', 'urn_nss(urn)',
-                           'urn_key_index(urn_key)'] LOOP
+                           'urn_key_index(urn_key)', 'urn_key_index(text)'] LOOP
     IF to_regprocedure(f) IS NOT NULL THEN
       EXECUTE format('ALTER EXTENSION urn_pg ADD FUNCTION %s', to_regprocedure(f));
     END IF;
@@ -75,12 +78,36 @@ BEGIN
            WHERE contypid IN (to_regtype('urn'), to_regtype('urn_key')) LOOP
     EXECUTE format('ALTER DOMAIN %s DROP CONSTRAINT %I', c.domain, c.conname);
   END LOOP;
+  -- The portable SQL's own helpers (its CHECKs' failure paths, revision 2's urn_check_char):
+  -- nothing here uses them, and the way back (sql/to-portable.sql) makes them again.
+  DROP FUNCTION IF EXISTS urn_domain_error(text), urn_key_domain_error(text),
+    urn_key_problem(text, text, text), urn_raise_check_violation(text, text, text),
+    urn_check_char(text);
 END
 $domains$;
-ALTER DOMAIN urn ADD CONSTRAINT urn_syntax CHECK (urn_domain_check(VALUE));
+ALTER DOMAIN urn ADD CONSTRAINT urn_syntax CHECK (urn_domain_check(VALUE)) NOT VALID;
 COMMENT ON DOMAIN urn IS 'urn_pg: RFC 8141 URN, at most 65536 bytes, checked by urn-core';
-ALTER DOMAIN urn_key ADD CONSTRAINT urn_key_canonical CHECK (urn_key_domain_check(VALUE));
+ALTER DOMAIN urn_key ADD CONSTRAINT urn_key_canonical CHECK (urn_key_domain_check(VALUE)) NOT VALID;
 COMMENT ON DOMAIN urn_key IS 'urn_pg: canonical URN key, at most 65536 bytes, checked by urn-core';
+-- Validating re-checks every stored value. PostgreSQL cannot re-check values inside an array
+-- of a domain: while a column such as `see_also urn[]` exists it refuses (SQLSTATE 0A000,
+-- "cannot alter type "urn" because column ... uses it") and the constraint stays NOT VALID,
+-- which still checks every value written from now on; the stored values passed the portable
+-- constraints, which accept the same language.
+DO $validate$
+DECLARE
+  c record;
+BEGIN
+  FOR c IN SELECT contypid::regtype AS domain, conname FROM pg_constraint
+           WHERE contypid IN (to_regtype('urn'), to_regtype('urn_key')) AND NOT convalidated LOOP
+    BEGIN
+      EXECUTE format('ALTER DOMAIN %s VALIDATE CONSTRAINT %I', c.domain, c.conname);
+    EXCEPTION WHEN feature_not_supported THEN
+      NULL;
+    END;
+  END LOOP;
+END
+$validate$;
 
 -- 4. The functions, created or replaced (same parameter names as the portable ones, which
 --    CREATE OR REPLACE cannot rename).
@@ -100,6 +127,14 @@ CREATE OR REPLACE FUNCTION urn_key_v1(u urn) RETURNS text
   AS 'MODULE_PATHNAME', 'urn_key_v1_wrapper';
 COMMENT ON FUNCTION urn_key_v1(urn) IS
   'The canonical key, urn-core''s Urn::key() under KeyRules::V1';
+
+-- The portable SQL's inlinable twin of urn_key_v1 (what its keyed tables' generated key
+-- calls): here the same native function.
+CREATE OR REPLACE FUNCTION urn_key_v1_inline(u urn) RETURNS text
+  LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+  AS 'MODULE_PATHNAME', 'urn_key_v1_wrapper';
+COMMENT ON FUNCTION urn_key_v1_inline(urn) IS
+  'urn_key_v1(urn) under the name keyed tables'' generated keys call';
 
 CREATE OR REPLACE FUNCTION urn_rfc8141_key(u urn) RETURNS text
   LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
@@ -126,6 +161,14 @@ CREATE OR REPLACE FUNCTION urn_key_index(k urn_key) RETURNS text
   RETURN CASE WHEN octet_length(k) <= 2048 THEN k::text
               ELSE 'sha256:' || encode(sha256(k::bytea), 'hex') END;
 COMMENT ON FUNCTION urn_key_index(urn_key) IS
+  'What a keyed table''s UNIQUE index stores: the key up to 2048 bytes, else sha256: and its hex digest';
+
+-- The same for the text key column of the table pattern (the portable body too).
+CREATE OR REPLACE FUNCTION urn_key_index(k text) RETURNS text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN CASE WHEN octet_length(k) <= 2048 THEN k
+              ELSE 'sha256:' || encode(sha256(k::bytea), 'hex') END;
+COMMENT ON FUNCTION urn_key_index(text) IS
   'What a keyed table''s UNIQUE index stores: the key up to 2048 bytes, else sha256: and its hex digest';
 
 -- 5. Sessions rebuild their cached relation data, index expressions included (see

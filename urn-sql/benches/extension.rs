@@ -1,15 +1,17 @@
-//! The native extension (urn-pg) against the portable SQL on PostgreSQL, in one run: bulk loads
-//! of 100,000 and 1,000,000 mixed URNs, by `INSERT … SELECT unnest($1::text[])` (batches of
+//! The portable SQL and the native extension (urn-pg) on PostgreSQL, in one run: bulk loads of
+//! 100,000 and 1,000,000 mixed URNs, by `INSERT … SELECT unnest($1::text[])` (batches of
 //! 10,000) and by `COPY … FROM STDIN`, each in one transaction, into a plain `text` column, a
-//! `text UNIQUE` column, the text plus a generated copy with UNIQUE on the copy (what storing a
-//! key costs before any URN logic), the portable keyed table and the same keyed table on the
-//! extension, with each table's size;
-//! then the cost of one `urn_key_v1` call in each. Rounds interleave the variants; the figures
-//! are medians of 5 runs (by default).
+//! `text UNIQUE` column, the text plus a generated copy with UNIQUE on the copy (the storage
+//! baseline: what storing a key costs before any URN logic), the keyed table on the previous
+//! revision of the portable SQL (revision 2, `tests/fixtures/urn-sql-2-up.sql`: the "before"),
+//! on the current one, and on the extension, with each table's size; then the cost of one
+//! `x::urn` check and one `urn_key_v1(x)` call in each. Rounds interleave the variants; the
+//! figures are medians of 5 runs (by default).
 //!
-//! Needs the extension installed in the server (`cargo pgrx install --release` in `urn-pg`):
-//! `DATABASE_URL=postgres://… cargo bench -p urn-sql --all-features --bench extension`.
-//! `URN_BENCH_ROWS=100000` runs one size only; `URN_BENCH_RUNS=9` takes the median of 9 runs.
+//! `DATABASE_URL=postgres://… cargo bench -p urn-sql --all-features --bench extension`. The
+//! extension's variants run when it is installed in the server (`cargo pgrx install --release`
+//! in `urn-pg`). `URN_BENCH_ROWS=100000` runs one size only; `URN_BENCH_RUNS=9` takes the median
+//! of 9 runs.
 #![allow(
     missing_docs,
     clippy::unwrap_used,
@@ -40,11 +42,25 @@ enum Load {
     Copy,
 }
 
+/// Where a variant's objects live.
+#[derive(Clone, Copy, PartialEq)]
+enum Sql {
+    /// The current portable SQL (also the home of the tables without URN logic).
+    Portable,
+    /// The previous revision of the portable SQL.
+    Revision2,
+    /// The urn_pg extension.
+    Extension,
+}
+
 struct Variant {
     name: &'static str,
     ddl: String,
-    extension: bool,
+    sql: Sql,
 }
+
+/// The previous revision of the portable SQL, as installed before this one.
+const REVISION_2: &str = include_str!("../tests/fixtures/urn-sql-2-up.sql");
 
 async fn pool(url: &str, database: Option<&str>, search_path: Option<&str>) -> PgPool {
     let mut options = PgConnectOptions::from_str(url).unwrap();
@@ -97,10 +113,15 @@ async fn load(pool: &PgPool, ddl: &str, urns: &[String], how: Load) -> Duration 
 
 /// Seconds for `SELECT count(expr) FROM src` over [`CALL_ROWS`] URNs, median of [`run_count`].
 async fn count_time(pool: &PgPool, expr: &str) -> f64 {
+    count_time_in(pool, expr, "src").await
+}
+
+/// Seconds for `SELECT count(expr) FROM table`, median of [`run_count`].
+async fn count_time_in(pool: &PgPool, expr: &str, table: &str) -> f64 {
     let mut runs = Vec::new();
     for _ in 0..run_count() {
         let start = Instant::now();
-        sqlx::query(AssertSqlSafe(format!("SELECT count({expr}) FROM src")))
+        sqlx::query(AssertSqlSafe(format!("SELECT count({expr}) FROM {table}")))
             .execute(pool)
             .await
             .unwrap();
@@ -109,9 +130,10 @@ async fn count_time(pool: &PgPool, expr: &str) -> f64 {
     median(runs).as_secs_f64()
 }
 
-/// Microseconds per row of `urn_key_v1(x::urn)` and of the `x::urn` domain check alone, above
-/// `count(x)`.
-async fn per_call(pool: &PgPool, urns: &[String]) -> (f64, f64) {
+/// Microseconds per row above `count(x)` of the `x::urn` check and of `urn_key_v1(x)` (which
+/// checks, then keys), over [`CALL_ROWS`] URNs, and of `column_key` on a `urn` column (what a
+/// keyed table's generated column pays), above `count(u)`.
+async fn per_call(pool: &PgPool, urns: &[String], column_key: &str) -> (f64, f64, f64) {
     pool.execute("SET max_parallel_workers_per_gather = 0")
         .await
         .unwrap();
@@ -126,9 +148,24 @@ async fn per_call(pool: &PgPool, urns: &[String]) -> (f64, f64) {
     pool.execute("VACUUM ANALYZE src").await.unwrap();
     let base = count_time(pool, "x").await;
     let domain = count_time(pool, "x::urn").await;
-    let key = count_time(pool, "urn_key_v1(x::urn)").await;
-    let per_row = |t: f64| (t - base) / urns.len() as f64 * 1e6;
-    (per_row(key), per_row(domain))
+    let key = count_time(pool, "urn_key_v1(x)").await;
+    pool.execute(
+        "DROP TABLE IF EXISTS src_urn; CREATE TABLE src_urn AS SELECT x::urn AS u FROM src",
+    )
+    .await
+    .unwrap();
+    pool.execute("VACUUM ANALYZE src_urn").await.unwrap();
+    let column_base = count_time_in(pool, "u", "src_urn").await;
+    let column = count_time_in(pool, &format!("{column_key}(u)"), "src_urn").await;
+    pool.execute("DROP TABLE src; DROP TABLE src_urn")
+        .await
+        .unwrap();
+    let per_row = |t: f64| t / urns.len() as f64 * 1e6;
+    (
+        per_row(domain - base),
+        per_row(key - base),
+        per_row(column - column_base),
+    )
 }
 
 fn main() {
@@ -146,26 +183,45 @@ fn main() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let id = std::process::id();
-        let (schema, database) = (format!("urn_bench_{id}"), format!("urn_bench_ext_{id}"));
+        let (schema, old, database) = (
+            format!("urn_bench_{id}"),
+            format!("urn_bench_{id}_r2"),
+            format!("urn_bench_ext_{id}"),
+        );
         let admin = pool(&url, None, None).await;
         for sql in [
             format!("CREATE SCHEMA {schema}"),
+            format!("CREATE SCHEMA {old}"),
             format!("CREATE DATABASE {database}"),
         ] {
             admin.execute(AssertSqlSafe(sql)).await.unwrap();
         }
         let portable = pool(&url, None, Some(&schema)).await;
         urn_sql::sqlx::postgres::install(&portable).await.unwrap();
+        let revision2 = pool(&url, None, Some(&old)).await;
+        revision2
+            .execute(AssertSqlSafe(format!("BEGIN; {REVISION_2} COMMIT;")))
+            .await
+            .unwrap();
         let native = pool(&url, Some(&database), None).await;
-        if let Err(e) = native.execute("CREATE EXTENSION urn_pg").await {
-            println!("urn_pg is not installed in the server ({e}): skipped");
-        } else {
-            run(&portable, &native, &sizes).await;
+        let native = match native.execute("CREATE EXTENSION urn_pg").await {
+            Ok(_) => Some(native),
+            Err(e) => {
+                println!("urn_pg is not installed in the server ({e}): its variants are skipped");
+                native.close().await;
+                None
+            }
+        };
+        run(&portable, &revision2, native.as_ref(), &sizes).await;
+        for pool in [Some(portable), Some(revision2), native]
+            .into_iter()
+            .flatten()
+        {
+            pool.close().await;
         }
-        native.close().await;
-        portable.close().await;
         for sql in [
             format!("DROP SCHEMA {schema} CASCADE"),
+            format!("DROP SCHEMA {old} CASCADE"),
             format!("DROP DATABASE {database} WITH (FORCE)"),
         ] {
             admin.execute(AssertSqlSafe(sql)).await.unwrap();
@@ -173,41 +229,58 @@ fn main() {
     });
 }
 
-async fn run(portable: &PgPool, native: &PgPool, sizes: &[usize]) {
+async fn run(portable: &PgPool, revision2: &PgPool, native: Option<&PgPool>, sizes: &[usize]) {
     let id = "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY";
     let keyed = urn_sql::postgres::table_sql(&UrnTable::new("t").unwrap());
-    let variants = [
+    let mut variants = vec![
         Variant {
             name: "plain text",
             ddl: format!("CREATE TABLE t ({id}, urn text NOT NULL)"),
-            extension: false,
+            sql: Sql::Portable,
         },
         Variant {
             name: "text UNIQUE",
             ddl: format!("CREATE TABLE t ({id}, urn text NOT NULL UNIQUE)"),
-            extension: false,
+            sql: Sql::Portable,
         },
         Variant {
-            // What storing a key costs before any URN logic: the text twice, UNIQUE on the copy.
+            // The storage baseline: the text twice, UNIQUE on the copy, no URN logic.
             name: "text + copy, UNIQUE copy",
             ddl: format!(
                 "CREATE TABLE t ({id}, urn text NOT NULL, \
                  copy text GENERATED ALWAYS AS (urn || '') STORED NOT NULL); \
                  CREATE UNIQUE INDEX t_copy ON t (copy)"
             ),
-            extension: false,
+            sql: Sql::Portable,
+        },
+        Variant {
+            // Revision 2's table pattern: the key column is the urn_key domain.
+            name: "keyed, portable rev 2",
+            ddl: format!(
+                "CREATE TABLE t ({id}, urn urn NOT NULL, \
+                 urn_key urn_key GENERATED ALWAYS AS (urn_key_v1(urn)) STORED NOT NULL); \
+                 CREATE UNIQUE INDEX t_urn_key_unique ON t (urn_key_index(urn_key))"
+            ),
+            sql: Sql::Revision2,
         },
         Variant {
             name: "keyed, portable SQL",
             ddl: keyed.clone(),
-            extension: false,
-        },
-        Variant {
-            name: "keyed, urn_pg extension",
-            ddl: keyed,
-            extension: true,
+            sql: Sql::Portable,
         },
     ];
+    if native.is_some() {
+        variants.push(Variant {
+            name: "keyed, urn_pg extension",
+            ddl: keyed,
+            sql: Sql::Extension,
+        });
+    }
+    let pool_of = |sql: Sql| match (sql, native) {
+        (Sql::Extension, Some(native)) => native,
+        (Sql::Revision2, _) => revision2,
+        _ => portable,
+    };
     for &rows in sizes {
         let urns = corpus(rows);
         for how in [Load::Unnest, Load::Copy] {
@@ -215,7 +288,7 @@ async fn run(portable: &PgPool, native: &PgPool, sizes: &[usize]) {
             let mut sizes = vec![0_i64; variants.len()];
             for _ in 0..run_count() {
                 for (v, variant) in variants.iter().enumerate() {
-                    let pool = if variant.extension { native } else { portable };
+                    let pool = pool_of(variant.sql);
                     runs[v].push(load(pool, &variant.ddl, &urns, how).await);
                     sizes[v] = sqlx::query_scalar("SELECT pg_total_relation_size('t')")
                         .fetch_one(pool)
@@ -240,20 +313,35 @@ async fn run(portable: &PgPool, native: &PgPool, sizes: &[usize]) {
                 );
             }
         }
-        for pool in [portable, native] {
-            pool.execute("DROP TABLE IF EXISTS t").await.unwrap();
+        for sql in [Sql::Portable, Sql::Revision2, Sql::Extension] {
+            pool_of(sql)
+                .execute("DROP TABLE IF EXISTS t")
+                .await
+                .unwrap();
         }
     }
     let urns = corpus(CALL_ROWS);
-    let (portable_key, portable_domain) = per_call(portable, &urns).await;
-    let (native_key, native_domain) = per_call(native, &urns).await;
-    println!(
-        "per call, µs: urn_key_v1(x::urn) portable {portable_key:.2}, urn_pg {native_key:.2} \
-         ({:.1}x faster); the x::urn check alone portable {portable_domain:.2}, urn_pg \
-         {native_domain:.2}; the key function alone portable {:.2}, urn_pg {:.2} ({:.1}x)",
-        portable_key / native_key,
-        portable_key - portable_domain,
-        native_key - native_domain,
-        (portable_key - portable_domain) / (native_key - native_domain)
-    );
+    // What each keyed table's generated column calls: revision 2's pattern urn_key_v1, the
+    // current one urn_key_v1_inline.
+    let mut sets = vec![
+        (
+            "portable rev 2",
+            per_call(revision2, &urns, "urn_key_v1").await,
+        ),
+        (
+            "portable SQL",
+            per_call(portable, &urns, "urn_key_v1_inline").await,
+        ),
+    ];
+    if let Some(native) = native {
+        sets.push(("urn_pg", per_call(native, &urns, "urn_key_v1_inline").await));
+    }
+    println!("per call, µs per row above count(x), {CALL_ROWS} URNs:");
+    for (name, (domain, key, column)) in sets {
+        println!(
+            "  {name:<15} x::urn {domain:>5.2}  urn_key_v1(x) {key:>5.2}  the key function alone \
+             {:>5.2}  the table's key on a urn column {column:>5.2}",
+            key - domain
+        );
+    }
 }

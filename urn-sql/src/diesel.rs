@@ -20,10 +20,13 @@ pub mod postgres {
     use ::diesel::PgConnection;
 
     ::diesel::define_sql_function! {
-        /// `urn_key_index(urn_key)`: what the unique index of a keyed table stores (the key up to
-        /// 2048 bytes, else its SHA-256). Filter on it to use the index:
-        /// `.filter(urn_key_index(items::urn_key).eq(urn_key_index(urn.key())))`.
-        fn urn_key_index(key: urn_core::sql_types::UrnKey) -> Text;
+        /// `urn_key_index(text)`: what the unique index of a keyed table stores (the key up to
+        /// 2048 bytes, else its SHA-256), for the text key column of the table pattern
+        /// (`urn_key -> Text` in `table!`). Filter on it to use the index:
+        /// `.filter(urn_key_index(items::urn_key).eq(urn_key_index(urn.key())))`. (A table of
+        /// the previous pattern, whose key column is the `urn_key` domain, moves to text with
+        /// `ALTER TABLE items ALTER COLUMN urn_key TYPE text`.)
+        fn urn_key_index(key: Text) -> Text;
     }
 
     /// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either

@@ -4,22 +4,24 @@
 
 use crate::UrnTable;
 
-/// Creates (or upgrades) the domains `urn` and `urn_key` and the functions `urn_key_v1(urn)`,
-/// `urn_key_index(urn_key)`, `urn_check(text)`, `urn_valid(text)`, `urn_nid(urn)`,
-/// `urn_nss(urn)` and `urn_rfc8141_key(urn)`. Idempotent; run it in a transaction (migration
-/// tools do; [`ddl`] wraps it in `BEGIN`/`COMMIT` for `psql`), before tables that use them.
-/// Where the `urn_pg` extension (crate urn-pg) owns the domains it changes nothing.
+/// Creates (or upgrades in place, from any earlier revision) the domains `urn` and `urn_key`
+/// and the functions `urn_key_v1(urn)`, `urn_key_index(text)`, `urn_key_index(urn_key)`,
+/// `urn_check(text)`, `urn_valid(text)`, `urn_nid(urn)`, `urn_nss(urn)` and
+/// `urn_rfc8141_key(urn)`. Idempotent; run it in a transaction (migration tools do; [`ddl`]
+/// wraps it in `BEGIN`/`COMMIT` for `psql`), before tables that use them. Where the `urn_pg`
+/// extension (crate urn-pg) owns the domains it changes nothing.
 pub const UP: &str = include_str!("../migrations/postgres/2026-11-23-000000_urn_types/up.sql");
 
-/// Drops what [`UP`] created (tables using the domains must go first).
+/// Drops what [`UP`] (of this or any earlier revision) created (tables using the domains must
+/// go first).
 pub const DOWN: &str = include_str!("../migrations/postgres/2026-11-23-000000_urn_types/down.sql");
 
 /// The table pattern, as a commented example for people reading the DDL.
 pub const TABLE_PATTERN: &str = r#"-- A table that stores each URN once, whatever its spelling and length:
 -- CREATE TABLE items (
---   id      bigint  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
---   urn     urn     NOT NULL,
---   urn_key urn_key GENERATED ALWAYS AS (urn_key_v1(urn)) STORED NOT NULL
+--   id      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+--   urn     urn    NOT NULL,
+--   urn_key text   GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL
 -- );
 -- CREATE UNIQUE INDEX items_urn_key_unique ON items (urn_key_index(urn_key));
 --   (not UNIQUE (urn_key): a btree entry holds at most 2704 bytes, and urn_key_index()
@@ -29,7 +31,7 @@ pub const TABLE_PATTERN: &str = r#"-- A table that stores each URN once, whateve
 --                 RETURNING id, urn, urn_key, (stored.xmax = 0) AS inserted;
 -- Lookup by any equivalent spelling (an index scan):
 --                 SELECT id, urn FROM items
---                 WHERE urn_key_index(urn_key) = urn_key_index(urn_key_v1($1)::urn_key);
+--                 WHERE urn_key_index(urn_key) = urn_key_index(urn_key_v1($1));
 -- Why a value is not a URN:  SELECT urn_check($1);  -- NULL when valid
 -- Lists of URNs:  see_also urn[] NOT NULL DEFAULT '{}'  (every element is checked)
 "#;
@@ -41,7 +43,7 @@ pub const TABLE_PATTERN: &str = r#"-- A table that stores each URN once, whateve
 ///
 /// ```
 /// let sql = urn_sql::postgres::table_sql(&urn_sql::UrnTable::new("items")?);
-/// assert!(sql.contains(r#""urn_key" urn_key GENERATED ALWAYS AS (urn_key_v1("urn")) STORED NOT NULL"#));
+/// assert!(sql.contains(r#""urn_key" text GENERATED ALWAYS AS (urn_key_v1_inline("urn")) STORED NOT NULL"#));
 /// assert!(sql.contains(r#"CREATE UNIQUE INDEX "items_urn_key_unique" ON "items" (urn_key_index("urn_key"))"#));
 /// # Ok::<(), urn_sql::IdentifierError>(())
 /// ```
@@ -52,8 +54,12 @@ pub fn table_sql(table: &UrnTable) -> String {
         table.urn_column(),
         table.key_column(),
     );
+    // The key is text: the key function only ever returns canonical keys, and checking each
+    // against the urn_key domain would cost ~1 us per inserted row (revision 2's tables have the
+    // domain; both work with urn_key_index). urn_key_v1_inline is urn_key_v1 written so that
+    // PostgreSQL inlines it here.
     let generated =
-        format!("{key} urn_key GENERATED ALWAYS AS (urn_key_v1({urn})) STORED NOT NULL");
+        format!("{key} text GENERATED ALWAYS AS (urn_key_v1_inline({urn})) STORED NOT NULL");
     match table.key_index_column() {
         None => format!(
             "CREATE TABLE {name} (\n  {id} bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,\n  \
@@ -62,14 +68,14 @@ pub fn table_sql(table: &UrnTable) -> String {
             table.unique_index_name()
         ),
         Some(index) => {
-            // The key column is text here: PostgreSQL 15 fails every insert into a partitioned
-            // table with a domain-typed generated column ("attribute 3 of type record has wrong
-            // type"). urn_key_v1 only ever returns canonical keys.
+            // (A domain-typed generated column would not do here anyway: PostgreSQL 15 fails
+            // every insert into a partitioned table with one, "attribute 3 of type record has
+            // wrong type".)
             let n = table.partitions();
             let mut sql = format!(
                 "CREATE TABLE {name} (\n  {id} bigserial NOT NULL,\n  {urn} urn NOT NULL,\n  \
-                 {key} text GENERATED ALWAYS AS (urn_key_v1({urn})) STORED NOT NULL,\n  \
-                 {index} text NOT NULL CONSTRAINT {} CHECK ({index} = urn_key_index({key}::urn_key)),\n  \
+                 {key} text GENERATED ALWAYS AS (urn_key_v1_inline({urn})) STORED NOT NULL,\n  \
+                 {index} text NOT NULL CONSTRAINT {} CHECK ({index} = urn_key_index({key})),\n  \
                  UNIQUE ({index})\n) PARTITION BY HASH ({index});\n",
                 table.index_check_name()
             );
@@ -93,19 +99,150 @@ pub fn ddl() -> String {
 
 #[cfg(test)]
 mod tests {
-    /// The domain's structure and key checks use urn-core's character classes, and the key
-    /// domain urn-core's key pattern (with SQL quoting, the NID's bounded repetition replaced by
-    /// a length check; see the migration's header).
+    use urn_core::patterns;
+
+    /// `pattern` as the migration writes it: the NID's bounded repetition replaced by a length
+    /// check (see the migration's header), `%XX` as two classes, SQL quoting.
+    fn in_sql(pattern: &str) -> String {
+        pattern
+            .replace("{0,30}", "*")
+            // The `urn` domain checks the NID's first character apart (fewer regex states).
+            .replace(
+                "[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]*",
+                "[Uu][Rr][Nn]:[A-Za-z0-9-]*",
+            )
+            .replace("[0-9A-Fa-f]{2}", "[0-9A-Fa-f][0-9A-Fa-f]")
+            .replace("[0-9A-F]{2}", "[0-9A-F][0-9A-F]")
+            .replace('\'', "''")
+    }
+
+    /// The domains' CHECKs use urn-core's patterns: the whole URN language, the canonical key,
+    /// and for the values that cannot hold them, the same grammars without the r-component
+    /// (no `?+`), without `%XX` and components (no `%`, `?`, `#`) or with an f-component alone.
     #[test]
     fn domains_use_the_shared_patterns() {
-        let pattern = urn_core::patterns::URN_KEY;
-        assert_eq!(pattern.matches("{0,30}").count(), 1);
-        let unbounded = pattern.replace("{0,30}", "*").replace('\'', "''");
-        let check = format!(
-            "strpos(substr(VALUE, 5), ':') BETWEEN 3 AND 33\n      AND VALUE COLLATE \"C\" ~ '{unbounded}'"
+        for pattern in [patterns::URN, patterns::URN_KEY] {
+            let sql = in_sql(pattern);
+            assert!(super::UP.contains(&format!("~ '{sql}'")), "{sql}");
+        }
+        let without_percent = |pattern: &str| {
+            in_sql(pattern)
+                .replace(
+                    "([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f][0-9A-Fa-f])",
+                    "[A-Za-z0-9._~!$&''()*+,;=:@-]",
+                )
+                .replace(
+                    "([A-Za-z0-9._~!$&''()*+,;=:@/-]|%[0-9A-Fa-f][0-9A-Fa-f])*",
+                    "[A-Za-z0-9._~!$&''()*+,;=:@/-]*",
+                )
+                .replace(
+                    "([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-F][0-9A-F])",
+                    "[A-Za-z0-9._~!$&''()*+,;=:@-]",
+                )
+                .replace(
+                    "([A-Za-z0-9._~!$&''()*+,;=:@/-]|%[0-9A-F][0-9A-F])*",
+                    "[A-Za-z0-9._~!$&''()*+,;=:@/-]*",
+                )
+                .replace(
+                    "([A-Za-z0-9._~!$&''()*+,;=:@/?-]|%[0-9A-Fa-f][0-9A-Fa-f])*",
+                    "[A-Za-z0-9._~!$&''()*+,;=:@/?-]*",
+                )
+        };
+        // The components: ?+r, then ?=q and #f.
+        let (r_component, q_and_f) = patterns::COMPONENTS
+            .split_once("(\\?=")
+            .map(|(r, rest)| (r, format!("(\\?={rest}")))
+            .unwrap_or_default();
+        assert!(r_component.starts_with("(\\?\\+"), "{r_component}");
+        let f_component = q_and_f
+            .split_once(")?(#")
+            .map(|(_, f)| format!("(#{f}"))
+            .unwrap_or_default();
+        assert!(f_component.starts_with("(#"), "{f_component}");
+        let no_r = in_sql(&patterns::URN.replace(r_component, ""));
+        assert!(super::UP.contains(&format!("~ '{no_r}'")), "{no_r}");
+        let urn = format!(
+            "^[Uu][Rr][Nn]:{}:{}$",
+            in_sql(patterns::NID),
+            without_percent(patterns::NSS)
+        )
+        .replace(
+            "[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]*",
+            "[Uu][Rr][Nn]:[A-Za-z0-9-]*",
         );
-        assert!(super::UP.contains(&check), "{check}");
+        assert!(super::UP.contains(&format!("~ '{urn}'")), "{urn}");
+        let with_f = format!(
+            "{}{}$",
+            urn.trim_end_matches('$'),
+            without_percent(&f_component)
+        );
+        assert!(super::UP.contains(&format!("~ '{with_f}'")), "{with_f}");
+        let key = without_percent(patterns::URN_KEY);
+        assert!(super::UP.contains(&format!("~ '{key}'")), "{key}");
         assert!(super::ddl().starts_with("BEGIN;\n"));
         assert!(super::ddl().contains("\nCOMMIT;\n"));
+    }
+
+    /// The namespaces with a V1 rule in urn-core's table, by NID.
+    fn rule_nids() -> Vec<&'static str> {
+        let mut nids: Vec<&str> = urn_core::KnownNamespace::ALL
+            .iter()
+            .filter(|ns| ns.has_key_rule())
+            .map(|ns| ns.nid())
+            .collect();
+        nids.sort_unstable();
+        nids
+    }
+
+    /// The key function's namespace branches are the namespaces with a V1 rule in urn-core's
+    /// table: the SQL names exactly those NIDs.
+    #[test]
+    fn the_key_function_branches_on_the_table_namespaces() {
+        let body = super::UP
+            .split("CREATE OR REPLACE FUNCTION urn_key_v1(u urn)")
+            .nth(1)
+            .and_then(|rest| rest.split("$fn$;").next())
+            .unwrap_or_default();
+        let mut branches: Vec<&str> = body
+            .split("    WHEN '")
+            .skip(1)
+            .filter_map(|b| b.split_once("' THEN").map(|(nid, _)| nid))
+            .collect();
+        branches.sort_unstable();
+        assert_eq!(branches, rule_nids());
+    }
+
+    /// What the key functions' fast paths (`urn_key_v1`'s first statement, `urn_key_v1_inline`)
+    /// assume of urn-core's table: every NID with a V1 rule has 3 or 4 characters, and outside
+    /// isbn and issn a rule never changes an NSS that has no upper-case letter and no `%` (it
+    /// only lower-cases). Checked on generated URNs of every namespace with a rule, lower-cased.
+    #[test]
+    fn the_inlined_fast_path_holds_for_every_namespace_rule() {
+        use proptest::strategy::{Strategy, ValueTree};
+        use proptest::test_runner::TestRunner;
+        use urn_core::{KnownNamespace, Urn};
+
+        assert!(rule_nids().iter().all(|nid| (3..=4).contains(&nid.len())));
+        let mut changed = Vec::new();
+        let mut runner = TestRunner::deterministic();
+        for &ns in KnownNamespace::ALL.iter().filter(|ns| ns.has_key_rule()) {
+            let strategy = urn_core::strategy::urn_in(ns);
+            for _ in 0..500 {
+                let Ok(tree) = strategy.new_tree(&mut runner) else {
+                    continue;
+                };
+                let urn = tree.current();
+                let lower = format!("urn:{}:{}", ns.nid(), urn.nss().to_ascii_lowercase());
+                let Ok(lower) = Urn::parse(&lower) else {
+                    continue;
+                };
+                if !lower.nss().contains('%') && lower.key() != lower.rfc8141_key() {
+                    changed.push(ns.nid());
+                    break;
+                }
+            }
+        }
+        assert_eq!(changed, ["isbn", "issn"]);
+        assert!(super::UP.contains("IN ('urn:isbn:', 'urn:issn:')"));
     }
 }

@@ -222,7 +222,7 @@ impl UrnTable {
             // conflicts, so only a row this statement inserted has the id lastval() returns.
             (Dialect::Postgres, Some(index)) => format!(
                 "INSERT INTO {name} AS stored ({urn}, {index}) \
-                 VALUES ($1, urn_key_index(urn_key_v1($1)::urn_key)) \
+                 VALUES ($1, urn_key_index(urn_key_v1($1))) \
                  ON CONFLICT ({index}) DO UPDATE SET {urn} = stored.{urn} \
                  RETURNING {}, (stored.{} = lastval()) AS inserted",
                 self.returning(),

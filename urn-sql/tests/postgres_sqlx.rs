@@ -90,11 +90,13 @@ async fn domain_and_key_function_agree_with_the_parser_on_every_input() {
         .unwrap();
     let mut inputs = support::corpus::vector_inputs();
     inputs.extend(support::corpus::generated_inputs());
+    inputs.extend(support::corpus::proptest_strings(30_000));
     // PostgreSQL text cannot hold NUL; such inputs are invalid URNs anyway.
     inputs.retain(|s| !s.contains('\0'));
     let rows = sqlx::query(
         "SELECT x, try_urn(x) AS valid, urn_check(x) AS message, \
-                CASE WHEN try_urn(x) THEN urn_key_v1(x) END AS key \
+                CASE WHEN try_urn(x) THEN urn_key_v1(x) END AS key, \
+                CASE WHEN try_urn(x) THEN urn_key_v1_inline(x::urn) END AS inline_key \
          FROM unnest($1::text[]) WITH ORDINALITY AS t(x, i) ORDER BY i",
     )
     .bind(&inputs)
@@ -107,6 +109,12 @@ async fn domain_and_key_function_agree_with_the_parser_on_every_input() {
     for (input, row) in inputs.iter().zip(&rows) {
         let sql_valid: bool = row.get("valid");
         let sql_key: Option<String> = row.get("key");
+        let inline_key: Option<String> = row.get("inline_key");
+        if inline_key != sql_key {
+            disagreements.push(format!(
+                "{input:?}: urn_key_v1 {sql_key:?} urn_key_v1_inline {inline_key:?}"
+            ));
+        }
         let message: Option<String> = row.get("message");
         let rust_message = Urn::parse(input).err().map(|e| e.to_string());
         if message != rust_message {
@@ -166,28 +174,9 @@ async fn domain_and_key_function_agree_with_the_parser_on_every_input() {
     db.drop_schema().await;
 }
 
-/// The rule family of a parse error: the name of the domain constraint that must fail.
-fn family(kind: urn_core::ErrorKind) -> &'static str {
-    use urn_core::{Component, ErrorKind as K};
-    match kind {
-        K::TooLong { .. } => "urn_length",
-        K::Scheme => "urn_scheme",
-        K::NidLength { .. }
-        | K::NidUnterminated
-        | K::NidLeadingHyphen
-        | K::NidTrailingHyphen
-        | K::InvalidChar {
-            component: Component::Nid,
-            ..
-        } => "urn_nid",
-        K::InvalidChar { .. } => "urn_characters",
-        K::PercentEncoding { .. } => "urn_percent_encoding",
-        _ => "urn_components",
-    }
-}
-
-/// Whether a domain error names `constraint`: in its message (PostgreSQL's own CHECK failure,
-/// the portable SQL) or in its detail (the extension, whose message is the parser's).
+/// Whether a domain error names `constraint`: in its message (PostgreSQL's own CHECK failure)
+/// or in its detail (the portable SQL's and the extension's errors, whose message is the
+/// parser's).
 fn names_constraint(err: &sqlx::Error, constraint: &str) -> bool {
     let pg = support::pg_error(err);
     let phrase = format!(r#"violates check constraint "{constraint}""#);
@@ -195,125 +184,134 @@ fn names_constraint(err: &sqlx::Error, constraint: &str) -> bool {
         && (pg.message().contains(&phrase) || pg.detail().is_some_and(|d| d.contains(&phrase)))
 }
 
-/// Each of the `urn` domain's named constraints stands for one rule family: for every invalid
-/// input, the constraint of the parser's error fails; for every valid one, none does.
+/// What a cast of `t` to `domain` raises, as one line: `ok` when it passes, otherwise the
+/// SQLSTATE, message, detail and constraint name.
+const DOMAIN_PROBE: &str = "CREATE FUNCTION domain_probe(t text, domain text) RETURNS text
+  LANGUAGE plpgsql AS $$
+  DECLARE m text; d text; c text; s text;
+  BEGIN
+    IF domain = 'urn' THEN PERFORM t::urn; ELSE PERFORM t::urn_key; END IF;
+    RETURN 'ok';
+  EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, d = PG_EXCEPTION_DETAIL,
+                            c = CONSTRAINT_NAME;
+    RETURN concat_ws(' | ', s, m, d, nullif(c, ''));
+  END $$";
+
+/// A value the `urn_key` domain refuses: why, as urn_pg says it (the parser's message, a
+/// component, or the first byte that differs from the RFC 8141 section 3 key).
+fn key_problem(text: &str) -> Option<String> {
+    match urn_core::UrnRef::parse(text) {
+        Err(e) => Some(e.to_string()),
+        Ok(urn) if urn.rfc8141_key().as_str() == text => None,
+        Ok(_) => Some(
+            UrnKey::parse_with(text, urn_core::KeyRules::Rfc8141)
+                .err()
+                .map_or_else(|| "not a key".to_owned(), |e| e.to_string()),
+        ),
+    }
+}
+
+/// Every value the `urn` and `urn_key` domains refuse, from any client, raises the parser's
+/// message (rule and byte) with SQLSTATE 23514 and the constraint named in the detail (and,
+/// from the portable SQL, in the error's constraint field); every valid one passes. On every
+/// corpus input and every key of one, for both backends.
 #[tokio::test]
-async fn domain_constraints_name_the_broken_rule() {
-    let Some(db) = Db::new("families").await else {
+async fn domain_errors_carry_the_parser_message() {
+    let Some(db) = Db::new("domain_errors").await else {
         return;
     };
-    if support::backend() == support::Backend::UrnPg {
-        // The extension checks with the parser itself: one constraint, the parser's message.
-        for value in [
-            "http://example.com".to_owned(),
-            "urn:x:a".to_owned(),
-            "urn:ex:a b".to_owned(),
-            "urn:ex:a%zz".to_owned(),
-            "urn:ex:a?b".to_owned(),
-            format!("urn:example:{}", "a".repeat(65_536 - 11)),
-        ] {
-            let err = sqlx::query("SELECT $1::urn")
-                .bind(&value)
-                .execute(&db.pool)
-                .await
-                .unwrap_err();
-            let parser = Urn::parse(&value).unwrap_err().to_string();
-            assert_eq!(support::pg_error(&err).message(), parser);
-            assert!(names_constraint(&err, "urn_syntax"), "{err}");
-        }
-        db.drop_schema().await;
-        return;
-    }
-    let mut inputs = support::corpus::vector_inputs();
-    inputs.extend(support::corpus::generated_inputs());
-    inputs.retain(|s| !s.contains('\0'));
-    let constraints: Vec<(String, String)> = sqlx::query_as(
-        "SELECT conname::text, pg_get_constraintdef(oid) FROM pg_constraint \
-         WHERE contypid = 'urn'::regtype ORDER BY conname",
+    db.pool.execute(DOMAIN_PROBE).await.unwrap();
+    let constraints: Vec<String> = sqlx::query_scalar(
+        "SELECT conname::text FROM pg_constraint \
+         WHERE contypid IN ('urn'::regtype, 'urn_key'::regtype) ORDER BY conname",
     )
     .fetch_all(&db.pool)
     .await
     .unwrap();
-    let names: Vec<&str> = constraints.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(
-        names,
-        [
-            "urn_characters",
-            "urn_components",
-            "urn_length",
-            "urn_nid",
-            "urn_percent_encoding",
-            "urn_scheme"
-        ]
-    );
-    // Evaluate every constraint on every input: CHECK (expr) with VALUE bound to x.
-    let columns: Vec<String> = constraints
+    assert_eq!(constraints, ["urn_key_canonical", "urn_syntax"]);
+    let mut inputs = support::corpus::vector_inputs();
+    inputs.extend(support::corpus::generated_inputs());
+    inputs.retain(|s| !s.contains('\0'));
+    let keys: Vec<String> = inputs
         .iter()
-        .map(|(name, def)| {
-            let expr = def.strip_prefix("CHECK ").unwrap().replace("VALUE", "x");
-            format!("coalesce({expr}, true) AS {name}")
-        })
+        .filter_map(|s| Urn::parse(s).ok())
+        .flat_map(|u| [u.key().into_string(), u.rfc8141_key().into_string()])
         .collect();
-    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "SELECT {} FROM unnest($1::text[]) WITH ORDINALITY AS t(x, i) ORDER BY i",
-        columns.join(", ")
-    )))
-    .bind(&inputs)
-    .fetch_all(&db.pool)
-    .await
-    .unwrap();
+    inputs.extend(keys);
+    // The constraint field is the portable SQL's addition (urn_pg names it in the detail only).
+    let field = |name: &str| match support::backend() {
+        support::Backend::Portable => format!(" | {name}"),
+        support::Backend::UrnPg => String::new(),
+    };
+    let expect = |domain: &str, problem: Option<String>| match problem {
+        None => "ok".to_owned(),
+        Some(message) => {
+            let name = if domain == "urn" {
+                "urn_syntax"
+            } else {
+                "urn_key_canonical"
+            };
+            format!(
+                "23514 | {message} | value for domain {domain} violates check constraint \"{name}\"{}",
+                field(name)
+            )
+        }
+    };
     let mut wrong = Vec::new();
-    for (input, row) in inputs.iter().zip(&rows) {
-        let failing: Vec<&str> = names
-            .iter()
-            .copied()
-            .filter(|n| !row.get::<bool, _>(*n))
-            .collect();
-        match Urn::parse(input) {
-            Ok(_) if !failing.is_empty() => {
-                wrong.push(format!("{input:?} valid, fails {failing:?}"))
+    let (mut refused, mut passed) = (0, 0);
+    for chunk in inputs.chunks(10_000) {
+        let rows = sqlx::query(
+            "SELECT domain_probe(x, 'urn'), domain_probe(x, 'urn_key') \
+             FROM unnest($1::text[]) WITH ORDINALITY AS t(x, i) ORDER BY i",
+        )
+        .bind(chunk)
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
+        for (input, row) in chunk.iter().zip(&rows) {
+            let urn = expect("urn", Urn::parse(input).err().map(|e| e.to_string()));
+            let key = expect("urn_key", key_problem(input));
+            for (got, want) in [
+                (row.get::<String, _>(0), urn),
+                (row.get::<String, _>(1), key),
+            ] {
+                if want == "ok" {
+                    passed += 1;
+                } else {
+                    refused += 1;
+                }
+                if got != want {
+                    wrong.push(format!("{input:?}\n  got  {got}\n  want {want}"));
+                }
             }
-            Err(e) if !failing.contains(&family(e.kind())) => {
-                wrong.push(format!("{input:?}: {e}, but fails {failing:?}"))
-            }
-            _ => {}
         }
     }
-    assert!(wrong.is_empty(), "{}:\n{}", wrong.len(), wrong.join("\n"));
-    // What a client sees: the name of the rule, and urn_check() for the message.
-    for (value, rule) in [
-        ("http://example.com", "urn_scheme"),
-        ("urn:x:a", "urn_nid"),
-        ("urn:ex:a b", "urn_characters"),
-        ("urn:ex:a%zz", "urn_percent_encoding"),
-        ("urn:ex:a?b", "urn_components"),
-    ] {
-        let err = sqlx::query("SELECT $1::urn")
-            .bind(value)
-            .execute(&db.pool)
-            .await
-            .unwrap_err();
-        assert!(
-            err.to_string()
-                .contains(&format!(r#"violates check constraint "{rule}""#)),
-            "{value}: {err}"
-        );
-    }
-    let too_long = format!("urn:example:{}", "a".repeat(65_536 - 11));
-    let err = sqlx::query("SELECT $1::urn")
-        .bind(&too_long)
+    assert!(
+        wrong.is_empty(),
+        "{} wrong, the first:\n{}",
+        wrong.len(),
+        wrong
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        refused > 10_000 && passed > 10_000,
+        "{refused} refused, {passed} passed"
+    );
+    // What psql shows for the issue's example: the parser's message first.
+    let err = sqlx::query("SELECT 'urn:example:a%zz'::urn")
         .execute(&db.pool)
         .await
         .unwrap_err();
-    assert!(err.to_string().contains("\"urn_length\""), "{err}");
-    let message: Option<String> = sqlx::query_scalar("SELECT urn_check('urn:example:a%zz')")
-        .fetch_one(&db.pool)
-        .await
-        .unwrap();
     assert_eq!(
-        message.as_deref(),
-        Some("invalid URN: '%' at byte 13 in the NSS must be followed by two hex digits")
+        support::pg_error(&err).message(),
+        "invalid URN: '%' at byte 13 in the NSS must be followed by two hex digits"
     );
+    assert!(names_constraint(&err, "urn_syntax"), "{err}");
     db.drop_schema().await;
 }
 
@@ -405,11 +403,11 @@ async fn equivalent_spellings_are_stored_once_and_found_by_any() {
         .execute("INSERT INTO items (urn) VALUES ('urn:isbn:0 395')")
         .await
         .unwrap_err();
-    let rule = match support::backend() {
-        support::Backend::Portable => "urn_characters",
-        support::Backend::UrnPg => "urn_syntax",
-    };
-    assert!(names_constraint(&err, rule), "{err}");
+    assert!(names_constraint(&err, "urn_syntax"), "{err}");
+    assert_eq!(
+        support::pg_error(&err).message(),
+        "invalid URN: ' ' at byte 10 is not allowed in the NSS"
+    );
     // Lookup from SQL alone uses the unique index.
     let plan: Vec<String> = sqlx::query_scalar(
         "EXPLAIN SELECT id FROM items WHERE urn_key_index(urn_key) \
@@ -849,8 +847,15 @@ async fn values_round_trip_and_bad_stored_values_are_decode_errors() {
     db.drop_schema().await;
 }
 
-/// `install` brings an older install up to date (it used to skip any database that had a `urn`
-/// domain): here one made before the named constraints, with a different version comment.
+/// The SQL objects as urn-sql installed them before this revision (revision 2, six named
+/// CHECKs on the `urn` domain; from git history), for the upgrade test.
+const URN_SQL_2: &str = include_str!("fixtures/urn-sql-2-up.sql");
+
+/// `install` brings an older install up to date in place: a database holding revision 2 with
+/// a keyed table of its pattern (`urn_key` domain column) and array columns of both domains
+/// gets revision 3's constraints and functions; every stored key stays what the parser says,
+/// the unique index passes amcheck, and equivalent spellings still meet the stored rows. A
+/// revision 1 install (older constraints, another version comment) is upgraded too.
 #[tokio::test]
 async fn install_upgrades_an_older_install() {
     let Some(db) = Db::new("upgrade").await else {
@@ -862,24 +867,222 @@ async fn install_upgrades_an_older_install() {
         db.drop_schema().await;
         return;
     }
+    let url = support::postgres_url().unwrap();
+    let schema = support::schema_name("upgrade_v2");
+    db.admin
+        .execute(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+        .await
+        .unwrap();
+    let options = PgConnectOptions::from_str(&url)
+        .unwrap()
+        .options([("search_path", schema.as_str())]);
+    let pool = PgPoolOptions::new()
+        .max_connections(2)
+        .connect_with(options)
+        .await
+        .unwrap();
+    // Revision 2 and a table of its pattern, filled with the corpus's valid URNs.
+    pool.execute(sqlx::AssertSqlSafe(format!("BEGIN; {} COMMIT;", URN_SQL_2)))
+        .await
+        .unwrap();
+    pool.execute(
+        "CREATE TABLE items (
+           id      bigint  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+           urn     urn     NOT NULL,
+           urn_key urn_key GENERATED ALWAYS AS (urn_key_v1(urn)) STORED NOT NULL,
+           see_also urn[] NOT NULL DEFAULT '{}',
+           keys    urn_key[]);
+         CREATE UNIQUE INDEX items_urn_key_unique ON items (urn_key_index(urn_key));
+         CREATE EXTENSION IF NOT EXISTS amcheck SCHEMA public",
+    )
+    .await
+    .unwrap();
+    let mut urns: Vec<Urn> = support::corpus::vector_inputs()
+        .into_iter()
+        .chain(support::corpus::generated_inputs())
+        .filter_map(|s| Urn::parse(&s).ok())
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    urns.retain(|u| seen.insert(u.key().into_string()));
+    let texts: Vec<&str> = urns.iter().map(Urn::as_str).collect();
+    // Array columns of the domains too: PostgreSQL cannot re-check those in place, so an
+    // upgrade that re-adds a domain's constraint must not ask it to.
+    sqlx::query(
+        "INSERT INTO items (urn, see_also, keys) \
+         SELECT u, ARRAY[u]::urn[], ARRAY[urn_key_v1(u)]::urn_key[] FROM unnest($1::text[]) u",
+    )
+    .bind(&texts)
+    .execute(&pool)
+    .await
+    .unwrap();
+    let version = |pool: PgPool| async move {
+        sqlx::query_scalar::<_, String>("SELECT obj_description('urn'::regtype, 'pg_type')")
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+    };
+    assert!(version(pool.clone()).await.starts_with("urn-sql 2:"));
+
+    install(&pool).await.unwrap();
+
+    assert!(version(pool.clone()).await.starts_with("urn-sql 3:"));
+    let constraints: Vec<String> = sqlx::query_scalar(
+        "SELECT conname::text FROM pg_constraint \
+         WHERE contypid IN ('urn'::regtype, 'urn_key'::regtype) ORDER BY conname",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(constraints, ["urn_key_canonical", "urn_syntax"]);
+    // Every stored key is the parser's, and the new function computes the same one.
+    let rows: Vec<(String, String, String)> =
+        sqlx::query_as("SELECT urn::text, urn_key::text, urn_key_v1(urn) FROM items ORDER BY id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert_eq!(rows.len(), urns.len());
+    for (urn, stored, now) in &rows {
+        let key = Urn::parse(urn).unwrap().key().into_string();
+        assert_eq!((stored, now), (&key, &key), "{urn}");
+    }
+    sqlx::query("SELECT public.bt_index_check('items_urn_key_unique'::regclass, true)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    // The old table takes new rows through the new functions, and refuses respellings.
+    let table = UrnTable::new("items").unwrap();
+    for urn in urns.iter().take(200) {
+        let respelled = format!(
+            "{}#again",
+            urn.as_str().to_uppercase().replacen("URN:", "urn:", 1)
+        );
+        let Ok(respelled) = Urn::parse(&respelled) else {
+            continue;
+        };
+        if respelled.key() != urn.key() {
+            continue;
+        }
+        let row = insert_or_get(&pool, &table, &respelled).await.unwrap();
+        assert!(!row.inserted, "{respelled}");
+    }
+    let fresh = insert_or_get(
+        &pool,
+        &table,
+        &"urn:example:after-the-upgrade".parse().unwrap(),
+    )
+    .await
+    .unwrap();
+    assert!(fresh.inserted);
+    pool.close().await;
+    db.admin
+        .execute(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
+        .await
+        .unwrap();
+
+    // Revision 1: the version comment of the first release, before the named constraints.
     db.pool
         .execute(
-            "ALTER DOMAIN urn DROP CONSTRAINT urn_nid; \
+            "ALTER DOMAIN urn DROP CONSTRAINT urn_syntax; \
              COMMENT ON DOMAIN urn IS 'urn-sql 1: RFC 8141 URN'",
         )
         .await
         .unwrap();
-    let constraints = |pool: PgPool| async move {
-        sqlx::query_scalar::<_, i64>(
-            "SELECT count(*) FROM pg_constraint WHERE contypid = to_regtype('urn') \
-             AND conname = 'urn_nid'",
-        )
-        .fetch_one(&pool)
-        .await
-        .unwrap()
-    };
-    assert_eq!(constraints(db.pool.clone()).await, 0);
     install(&db.pool).await.unwrap();
-    assert_eq!(constraints(db.pool.clone()).await, 1);
+    let restored: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM pg_constraint WHERE contypid = to_regtype('urn') \
+         AND conname = 'urn_syntax' AND convalidated",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(restored, 1);
+    db.drop_schema().await;
+}
+
+/// The functions work whatever the session's search_path: a restore (pg_dump sets it to '')
+/// computes generated keys, and the domains' failure paths find their helpers.
+#[tokio::test]
+async fn the_functions_work_without_their_schema_on_the_search_path() {
+    let Some(db) = Db::new("search_path").await else {
+        return;
+    };
+    if support::backend() == support::Backend::UrnPg {
+        // The extension's objects live in its own schema and call no SQL.
+        db.drop_schema().await;
+        return;
+    }
+    let url = support::postgres_url().unwrap();
+    let options = PgConnectOptions::from_str(&url)
+        .unwrap()
+        .options([("search_path", "pg_catalog")]);
+    let pool = PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with(options)
+        .await
+        .unwrap();
+    let s = &db.schema;
+    pool.execute(sqlx::AssertSqlSafe(format!(
+        "CREATE TABLE {s}.items (
+           id      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+           urn     {s}.urn NOT NULL,
+           urn_key text GENERATED ALWAYS AS ({s}.urn_key_v1(urn)) STORED NOT NULL);
+         CREATE UNIQUE INDEX ON {s}.items ({s}.urn_key_index(urn_key));
+         INSERT INTO {s}.items (urn) VALUES ('URN:Example:a%2fb%2c'), ('urn:ISBN:0-395-36341-1'),
+           ('urn:issn:2434561x'), ('urn:LEX:IT:a%2c')"
+    )))
+    .await
+    .unwrap();
+    let keys: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT urn_key FROM {s}.items ORDER BY id"
+    )))
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        keys,
+        [
+            "urn:example:a%2Fb%2C",
+            "urn:isbn:0395363411",
+            "urn:issn:2434-561X",
+            "urn:lex:it:a%2C"
+        ]
+    );
+    for (sql, message) in [
+        (
+            format!("SELECT 'urn:example:a%zz'::{s}.urn"),
+            "invalid URN: '%' at byte 13 in the NSS must be followed by two hex digits",
+        ),
+        (
+            format!("SELECT 'URN:example:a'::{s}.urn_key"),
+            "invalid URN: not a canonical URN key: byte 0 differs from the key",
+        ),
+        (format!("SELECT {s}.urn_check('urn:x y:a')"), ""),
+    ] {
+        match sqlx::query(sqlx::AssertSqlSafe(sql.clone()))
+            .execute(&pool)
+            .await
+        {
+            Err(err) => assert_eq!(support::pg_error(&err).message(), message, "{sql}"),
+            Ok(_) => assert!(message.is_empty(), "{sql} passed"),
+        }
+    }
+    let check: Option<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT {s}.urn_check('urn:x y:a')"
+    )))
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        check.as_deref(),
+        Some("invalid URN: ' ' at byte 5 is not allowed in the NID")
+    );
+    let valid: bool = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT {s}.urn_valid('urn:ab:c')"
+    )))
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert!(valid);
+    pool.close().await;
     db.drop_schema().await;
 }

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 /// `rows` distinct valid URNs, mixed like urn-core's corpus: uuid, upper-case ietf, example
-/// names with `/`, `%xx` and a q-component, and mixed-case NIDs with an f-component.
-/// Deterministic, so runs compare.
+/// names with `/`, `%xx` and a q-component, mixed-case NIDs with an f-component, hyphenated
+/// ISBN-13s (whose key drops the hyphens) and German NBNs. Deterministic, so runs compare.
 pub(crate) fn corpus(rows: usize) -> Vec<String> {
     let mut state = 0x9E37_79B9_7F4A_7C15_u64;
     let mut next = move || {
@@ -17,7 +17,7 @@ pub(crate) fn corpus(rows: usize) -> Vec<String> {
     (0..rows)
         .map(|i| {
             let r = next();
-            match r % 4 {
+            match r % 6 {
                 0 => format!(
                     "urn:uuid:{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
                     r >> 32,
@@ -28,10 +28,32 @@ pub(crate) fn corpus(rows: usize) -> Vec<String> {
                 ),
                 1 => format!("URN:IETF:rfc:{}", i + 1),
                 2 => format!("urn:example:shelf-{}/item%2c{i}?=lang=en", r % 97),
-                _ => format!("urn:Example:{:x}/{i}#frag", r),
+                3 => format!("urn:Example:{:x}/{i}#frag", r),
+                // 7,919 is prime to 10^9: distinct i, distinct ISBNs, in no order.
+                4 => isbn13(978_000_000_000 + (i as u64 * 7_919) % 1_000_000_000),
+                _ => format!("urn:nbn:de:bvb:{}-opus4-{i}", r % 89 + 1),
             }
         })
         .collect()
+}
+
+/// `urn:isbn:` and the ISBN-13 whose first twelve digits are `first12`, hyphenated as
+/// `978-0-395-36341-6`.
+fn isbn13(first12: u64) -> String {
+    let digits = format!("{first12:012}");
+    let sum: u32 = digits
+        .bytes()
+        .enumerate()
+        .map(|(i, b)| u32::from(b - b'0') * if i % 2 == 0 { 1 } else { 3 })
+        .sum();
+    let check = (10 - sum % 10) % 10;
+    format!(
+        "urn:isbn:{}-{}-{}-{}-{check}",
+        &digits[..3],
+        &digits[3..4],
+        &digits[4..7],
+        &digits[7..12]
+    )
 }
 
 /// The median of some timings.

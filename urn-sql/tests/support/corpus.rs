@@ -1,6 +1,9 @@
 //! Inputs for differential tests: every string in the shared test vectors, plus a
 //! combinatorial set aimed at the namespace key rules and the syntax edges.
 
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::TestRunner;
 use serde_json::Value;
 
 /// Every input, `a` and `b` string of the JSON-lines files in `testdata/`.
@@ -68,6 +71,30 @@ const NSS: &[&str] = &[
     "0-3-9-5-363411",
     "0-3-9-5-3-63411",
     "97803953634161",
+    // Edges of urn_key_v1_inline's ISBN-13 path: hyphens doubled, leading, trailing, five of
+    // them, a wrong check digit, an X, 979, more or fewer digits, a valid EAN-13 that is not an
+    // ISBN (977).
+    "978--0-395-36341-6",
+    "978--0395363416",
+    "97803953634--16",
+    "978-0-395-36341-6-",
+    "-978-0-395-36341-6",
+    "97-8-0395-36341-6",
+    "978-0-3-9-5-36341-6",
+    "978-0-395-36341-7",
+    "978-0-395-36341-X",
+    "979-10-90636-07-1",
+    "978-0-395-36341-61",
+    "9780395363416-",
+    "-9780395363416",
+    "977-0395-36341-7",
+    "978-0-395-3634-6",
+    // Its one-%XX path: hex in either case, one or two of them, upper case around.
+    "ab%2fc-d",
+    "ab%2Fc",
+    "ab%2f%2Fc",
+    "Ab%2fc",
+    "%2f",
     "-0395363411",
     "0395363411-",
     "03953634X1",
@@ -225,4 +252,50 @@ fn swap_hex_case(s: &str) -> String {
         }
     }
     out
+}
+
+/// Characters that break URNs in interesting ways, for the mutations.
+const EDITS: &[char] = &[
+    ' ', '%', '?', '#', '/', ':', '-', '+', '=', 'é', 'A', 'z', '0', 'X', '\t', '\\', '\'', '"',
+    '[', '~', '\u{feff}',
+];
+
+/// `n` strings from proptest (deterministic): valid URNs of every shape, respellings of them,
+/// valid URNs with one character inserted, replaced or deleted, near-URN text and any text.
+pub fn proptest_strings(n: usize) -> Vec<String> {
+    let valid = urn_core::strategy::urn().prop_map(|u| u.to_string());
+    let respelled = urn_core::strategy::urn()
+        .prop_flat_map(|u| urn_core::strategy::equivalent_spellings(&u))
+        .prop_map(|u| u.to_string());
+    let mutated = (
+        urn_core::strategy::urn(),
+        any::<prop::sample::Index>(),
+        prop::sample::select(EDITS),
+        0u8..3,
+    )
+        .prop_map(|(urn, at, edit, op)| {
+            let mut text = urn.to_string();
+            // Generated URNs are ASCII, so every index is a character boundary.
+            let i = at.index(text.len() + 1);
+            match op {
+                0 => text.insert(i, edit),
+                1 if i < text.len() => text.replace_range(i..=i, edit.encode_utf8(&mut [0; 4])),
+                _ if i < text.len() => {
+                    text.remove(i);
+                }
+                _ => text.push(edit),
+            }
+            text
+        });
+    let strings = prop_oneof![
+        valid,
+        respelled,
+        mutated,
+        "[uU][rR][nN]:[A-Za-z0-9-]{0,34}:[A-Za-z0-9%/?#+=:._~!$&'()*,;@ é-]{0,40}",
+        "\\PC{0,40}",
+    ];
+    let mut runner = TestRunner::deterministic();
+    (0..n)
+        .map(|_| strings.new_tree(&mut runner).unwrap().current())
+        .collect()
 }

@@ -1,11 +1,11 @@
 -- The catalog's items on PostgreSQL, after urn-sql's migration (domains urn, urn_key and the
--- functions urn_key_v1, urn_key_index): the database computes the key, so rows written by any
+-- functions urn_key_v1_inline, urn_key_index): the database computes the key, so rows written by any
 -- client deduplicate the same way, and the unique index on urn_key_index(urn_key) holds keys of
 -- any length the domain allows.
 CREATE TABLE items (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   urn urn NOT NULL,
-  urn_key urn_key GENERATED ALWAYS AS (urn_key_v1(urn)) STORED NOT NULL,
+  urn_key text GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL,
   title text NOT NULL,
   isbn urn CHECK (isbn IS NULL OR lower(substr(isbn, 1, 9) COLLATE "C") = 'urn:isbn:'),
   see_also urn[] NOT NULL DEFAULT '{}'
