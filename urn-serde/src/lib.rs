@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The urn-core items a serde user needs, by name: the URN types (whose `Serialize` and
 // `Deserialize` impls live in urn-core, behind the feature this crate turns on), the typed

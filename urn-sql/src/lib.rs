@@ -2,6 +2,7 @@
 // Unsafe code is denied everywhere except the SQLite function bindings (FFI), which say why
 // they are sound.
 #![deny(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(any(feature = "diesel-postgres", feature = "diesel-sqlite"))]
 pub mod diesel;

@@ -14,7 +14,10 @@
 //! 3. If the namespace has an equivalence rule (`v1_key`), it changes keys, so it can only
 //!    come with a new [`KeyRules`](crate::KeyRules) version; then also add the NID to
 //!    [`rule_namespace`] (the parser's fast check) and give it a branch in urn-sql's
-//!    `urn_key_v2` and in urn-pg. Tests compare every hand-written list with this table.
+//!    `urn_key_v2` and in urn-pg (urn-sql's inlined key skips the rule for an NSS without
+//!    upper-case letters, unless the NID is listed with isbn and issn: a rule that does more
+//!    than lower-case must be listed there). Tests compare every hand-written list with this
+//!    table.
 //! 4. Run `UPDATE_SCHEMAS=1 cargo test -p urn-schema --test documents` to write its JSON
 //!    Schema into `schemas/`, and commit it (the tests fail until the folder matches).
 

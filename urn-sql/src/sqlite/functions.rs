@@ -1,8 +1,8 @@
 //! The SQLite scalar functions `urn_key_v1(text)` and `urn_check(text)`, written against
 //! SQLite's C API so the same code serves the bundled SQLite of sqlx, diesel and rusqlite
 //! (registered per connection or for every new connection) and the loadable extension
-//! `urn-sqlite-ext`, which includes this file (there `libsqlite3_sys` routes every call
-//! through the host's API table).
+//! `urn-sqlite-ext`, which calls [`super::register_on_handle`] (there `libsqlite3_sys`, built
+//! with `loadable_extension`, routes every call through the host's API table).
 //!
 //! Unsafe code, and why it is sound: SQLite calls the callbacks with a valid context and
 //! `argc` valid values (`argc` is 1: the functions are registered with one argument); the text
