@@ -38,18 +38,34 @@ cargo clippy "${locked[@]}" --manifest-path tests/consumer/Cargo.toml "${librari
 cargo run "${locked[@]}" --manifest-path tests/consumer/Cargo.toml "${libraries[@]}"
 unset CARGO_TARGET_DIR
 
-# The extensions' crates, against the packaged urn-core and urn-sql. urn-pg's verification
-# would need PostgreSQL's headers and cargo-pgrx's configuration: .ci/run's urn-pg step builds
-# it from this package with `cargo pgrx package`.
+# The crates of the separate workspaces (the extensions, urn-datafusion), against the packaged
+# urn-core and urn-sql. Their path dependencies take precedence over the patches while they are
+# packaged, and cargo records that in their Cargo.lock: the lock file is put back afterwards,
+# and nothing else of theirs may be uncommitted.
+package_separate() {
+    local dir=$1
+    shift
+    if [ "${#dirty[@]}" -eq 0 ] &&
+        git status --porcelain -- "$dir" | grep -v "^.. $dir/Cargo.lock\$" | grep -q .; then
+        echo "tests/consumer/run.sh: uncommitted changes in $dir:" >&2
+        git status --short -- "$dir" >&2
+        return 1
+    fi
+    local lock
+    lock="$(mktemp)"
+    cp "$dir/Cargo.lock" "$lock"
+    cargo package --manifest-path "$dir/Cargo.toml" --target-dir "$dir/target" --allow-dirty "$@"
+    cp "$lock" "$dir/Cargo.lock"
+    rm -f "$lock"
+    tar -xzf "$dir"/target/package/"$dir"-*.crate -C "$unpacked"
+}
 mapfile -t sqlite_ext < <(patches urn-core urn-sql)
-cargo package --manifest-path urn-sqlite-ext/Cargo.toml --target-dir urn-sqlite-ext/target \
-    "${sqlite_ext[@]}" "${dirty[@]}"
-mapfile -t pg < <(patches urn-core)
-cargo package --manifest-path urn-pg/Cargo.toml --target-dir urn-pg/target --no-verify \
-    "${pg[@]}" "${dirty[@]}"
-for ext in urn-sqlite-ext urn-pg; do
-    tar -xzf "$ext"/target/package/"$ext"-*.crate -C "$unpacked"
-done
+package_separate urn-sqlite-ext "${sqlite_ext[@]}"
+mapfile -t core_only < <(patches urn-core)
+package_separate urn-datafusion "${core_only[@]}"
+# urn-pg's verification would need PostgreSQL's headers and cargo-pgrx's configuration:
+# .ci/run's urn-pg step builds it from this package with `cargo pgrx package`.
+package_separate urn-pg --no-verify "${core_only[@]}"
 # A user's build of the SQLite extension: the unpacked crate, nothing of the repository.
 cargo build --release --manifest-path "$(ls -d "$unpacked"/urn-sqlite-ext-[0-9]*/)Cargo.toml" \
     --target-dir target/consumer-sqlite-ext "${sqlite_ext[@]}"
