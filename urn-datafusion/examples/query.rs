@@ -31,11 +31,10 @@ struct Request {
 const USAGE: &str = "usage: query [--ballista] --table NAME=PATH.csv|PATH.parquet ... \"SQL\"";
 
 /// Reads the command line, or says what is wrong with it.
-fn parse_args(args: impl Iterator<Item = String>) -> std::result::Result<Request, String> {
+fn parse_args(mut args: impl Iterator<Item = String>) -> std::result::Result<Request, String> {
     let mut tables = Vec::new();
     let mut ballista = false;
     let mut sql = None;
-    let mut args = args.peekable();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--ballista" => ballista = true,

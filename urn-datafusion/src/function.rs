@@ -95,11 +95,6 @@ impl UrnFunction {
         self.operation
     }
 
-    /// The function's SQL name.
-    pub(crate) fn name_str(&self) -> &'static str {
-        self.name
-    }
-
     /// Whether the result is text (else boolean).
     pub(crate) fn returns_text(&self) -> bool {
         self.operation != Operation::Valid

@@ -11,6 +11,7 @@ use datafusion_common::arrow::array::{
 use datafusion_common::arrow::compute::take;
 use datafusion_common::arrow::datatypes::DataType;
 use datafusion_common::{DataFusionError, Result, ScalarValue, exec_err};
+use datafusion_expr::ScalarUDFImpl;
 use urn_core::ParseError;
 
 use crate::function::{Answer, OnInvalid, UrnFunction};
@@ -105,12 +106,19 @@ fn text<'a, B: TextBuilder>(
 }
 
 /// The boolean results (`urn_valid`) of `values`.
-fn flags<'a>(values: impl Iterator<Item = Option<&'a str>>, rows: usize) -> ArrayRef {
+fn flags<'a>(
+    f: &UrnFunction,
+    values: impl Iterator<Item = Option<&'a str>>,
+    rows: usize,
+) -> Result<ArrayRef> {
     let mut out = BooleanBuilder::with_capacity(rows);
     for value in values {
-        out.append_option(value.map(|v| urn_core::UrnRef::parse(v).is_ok()));
+        match value.map(|v| f.answer(v)).transpose()? {
+            Some(Answer::Flag(flag)) => out.append_value(flag),
+            _ => out.append_null(),
+        }
     }
-    Arc::new(out.finish())
+    Ok(Arc::new(out.finish()))
 }
 
 /// `f` over a plain string array (not a dictionary).
@@ -128,10 +136,10 @@ fn plain(f: &UrnFunction, array: &dyn Array) -> Result<ArrayRef> {
         (DataType::Utf8View, true) => {
             text::<StringViewBuilder>(f, array.as_string_view().iter(), rows, 0)
         }
-        (DataType::Utf8, false) => Ok(flags(array.as_string::<i32>().iter(), rows)),
-        (DataType::LargeUtf8, false) => Ok(flags(array.as_string::<i64>().iter(), rows)),
-        (DataType::Utf8View, false) => Ok(flags(array.as_string_view().iter(), rows)),
-        (other, _) => exec_err!("{}() takes a string, not {other}", f.name_str()),
+        (DataType::Utf8, false) => flags(f, array.as_string::<i32>().iter(), rows),
+        (DataType::LargeUtf8, false) => flags(f, array.as_string::<i64>().iter(), rows),
+        (DataType::Utf8View, false) => flags(f, array.as_string_view().iter(), rows),
+        (other, _) => exec_err!("{}() takes a string, not {other}", f.name()),
     }
 }
 
@@ -149,11 +157,9 @@ pub(crate) fn array(f: &UrnFunction, array: &ArrayRef) -> Result<ArrayRef> {
         let keys = dictionary.normalized_keys();
         for (row, &key) in keys.iter().enumerate() {
             if array.is_valid(row) && values.is_valid(key) && results.is_null(key) {
-                let text = string_at(values.as_ref(), key).unwrap_or_default();
-                return match urn_core::UrnRef::parse(text) {
-                    Err(e) => Err(invalid(f.name_str(), text, &e)),
-                    Ok(_) => exec_err!("{}(): no result for a valid URN", f.name_str()),
-                };
+                // The strict function's own error for that value.
+                f.answer(string_at(values.as_ref(), key).unwrap_or_default())?;
+                return exec_err!("{}(): no result for a valid URN", f.name());
             }
         }
     }
@@ -205,15 +211,7 @@ pub(crate) fn scalar(f: &UrnFunction, value: &ScalarValue) -> Result<ScalarValue
                 result
             })
         }
-        ScalarValue::Null => Ok(if f.returns_text() {
-            ScalarValue::Utf8(None)
-        } else {
-            ScalarValue::Boolean(None)
-        }),
-        other => exec_err!(
-            "{}() takes a string, not {}",
-            f.name_str(),
-            other.data_type()
-        ),
+        ScalarValue::Null => scalar(f, &ScalarValue::Utf8(None)),
+        other => exec_err!("{}() takes a string, not {}", f.name(), other.data_type()),
     }
 }

@@ -81,7 +81,7 @@ BEGIN
   -- The portable SQL's own helpers (its CHECKs' failure paths, revision 2's urn_check_char):
   -- nothing here uses them, and the way back (sql/to-portable.sql) makes them again.
   DROP FUNCTION IF EXISTS urn_domain_error(text), urn_key_domain_error(text),
-    urn_key_problem(text, text, text), urn_raise_check_violation(text, text, text),
+    urn_key_problem(text, text), urn_raise_check_violation(text, text, text),
     urn_check_char(text);
 END
 $domains$;

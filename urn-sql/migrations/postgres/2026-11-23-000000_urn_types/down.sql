@@ -14,7 +14,7 @@ END
 $drop$;
 DROP FUNCTION IF EXISTS urn_key_domain_error(text);
 DROP FUNCTION IF EXISTS urn_domain_error(text);
-DROP FUNCTION IF EXISTS urn_key_problem(text, text, text);
+DROP FUNCTION IF EXISTS urn_key_problem(text, text);
 DROP FUNCTION IF EXISTS urn_raise_check_violation(text, text, text);
 DROP FUNCTION IF EXISTS urn_valid(text);
 DROP FUNCTION IF EXISTS urn_rfc8141_key(urn);
