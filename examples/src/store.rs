@@ -61,7 +61,8 @@ mod pg_sql {
          VALUES ($1, $2, $3, $4) ON CONFLICT (urn_key_index(urn_key)) DO NOTHING \
          RETURNING id, urn, urn_key, title, isbn, see_also";
     pub(super) const FIND: &str = "SELECT id, urn, urn_key, title, isbn, see_also FROM items \
-         WHERE urn_key_index(urn_key) = urn_key_index($1::urn_key) AND urn_key = $1::urn_key";
+         WHERE urn_key_index(urn_key) = urn_key_index($1::urn_key) \
+         AND urn_key OPERATOR(pg_catalog.=) $1::urn_key";
 }
 
 /// Statements for SQLite: the key is bound by the application.

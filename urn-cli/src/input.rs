@@ -46,10 +46,14 @@ pub(crate) enum LineFormat {
 }
 
 /// Calls `each` for every input, in order: the arguments if any, else stdin's lines, read
-/// one at a time (never all at once). Stops early if `each` returns an error.
+/// one at a time (never all at once). A line is kept only up to what an input
+/// of `max_len` bytes can take (its `\r\n`; in JSON, six bytes per escaped byte): the rest of a
+/// longer line is read past, not stored, and the line is reported as too long, so memory stays
+/// bounded whatever the input. Stops early if `each` returns an error.
 pub(crate) fn for_each(
     args: &[String],
     format: LineFormat,
+    max_len: usize,
     mut each: impl FnMut(Input<'_>) -> io::Result<()>,
 ) -> io::Result<()> {
     if !args.is_empty() {
@@ -63,24 +67,80 @@ pub(crate) fn for_each(
     }
     let stdin = io::stdin();
     let mut reader = stdin.lock();
+    let limit = match format {
+        LineFormat::Raw => max_len.saturating_add(2),
+        LineFormat::Json => max_len.saturating_mul(6).saturating_add(4),
+    };
     let mut buf = Vec::new();
     let mut line = 0;
     loop {
         buf.clear();
-        if reader.read_until(b'\n', &mut buf)? == 0 {
+        let Some(length) = read_line(&mut reader, &mut buf, limit)? else {
             return Ok(());
-        }
+        };
         line += 1;
-        if buf.last() == Some(&b'\n') {
-            buf.pop();
-            if buf.last() == Some(&b'\r') {
+        let text = if length > buf.len() {
+            Err(too_long(&buf, max_len, length))
+        } else {
+            if buf.last() == Some(&b'\n') {
                 buf.pop();
+                if buf.last() == Some(&b'\r') {
+                    buf.pop();
+                }
             }
-        }
+            decode(&buf, format)
+        };
         each(Input {
             origin: Origin::Line(line),
-            text: decode(&buf, format),
+            text,
         })?;
+    }
+}
+
+/// Reads one line (through its `\n`, or to the end of input) into `buf`, keeping at most
+/// `limit` bytes of it and reading past the rest. Returns the line's whole length, or `None`
+/// at the end of input.
+fn read_line(
+    reader: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<Option<usize>> {
+    let mut length = 0;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok((length > 0).then_some(length));
+        }
+        let (taken, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = limit.saturating_sub(buf.len());
+        buf.extend_from_slice(chunk.get(..taken.min(room)).unwrap_or_default());
+        reader.consume(taken);
+        length += taken;
+        if done {
+            return Ok(Some(length));
+        }
+    }
+}
+
+/// A line longer than `max` bytes can hold, of which `kept` holds the start: the parser's
+/// error for an input over the limit, with the line's length (nothing more of it was kept).
+fn too_long(kept: &[u8], max: usize, length: usize) -> Unreadable {
+    let shown = kept.get(..max).unwrap_or(kept);
+    Unreadable {
+        shown: format!("{}…", String::from_utf8_lossy(shown)),
+        kind: "too_long",
+        offset: max,
+        message: format!(
+            "invalid URN: longer than the maximum of {max} bytes (byte {max}; the line has \
+             {length} bytes, read past without keeping them)"
+        ),
     }
 }
 

@@ -302,7 +302,7 @@ fn sql_prints_the_ddl_for_each_dialect() {
         text.trim_end(),
         urn_sql::ddl(urn_sql::Dialect::Postgres).trim_end()
     );
-    assert!(text.contains("CREATE DOMAIN urn AS text"));
+    assert!(text.contains("CREATE DOMAIN urn AS pg_catalog.text"));
     assert!(text.contains("CREATE OR REPLACE FUNCTION urn_key_v1(u urn)"));
     assert!(text.starts_with("BEGIN;\n") && text.contains("\nCOMMIT;\n"));
     assert!(text.contains("-- CREATE TABLE items ("));
@@ -391,6 +391,49 @@ fn any_length_by_default_and_max_len_caps() {
     );
     let o = urn(&["key", "--max-len", "65536", "urn:example:Ab"], b"");
     assert_eq!(stdout(&o), "urn:example:Ab\n");
+}
+
+/// With `--max-len`, memory stays bounded by it whatever a line's length: a 100 MB line is read
+/// past, reported with the parser's message and its length, and the next lines are processed,
+/// under an address-space limit of 60 MB (the whole-line reader it replaced aborted there,
+/// "memory allocation of 67108864 bytes failed"). JSON lines and short lines keep working.
+#[cfg(target_os = "linux")]
+#[test]
+fn max_len_bounds_the_memory_a_line_can_take() {
+    let mut stdin = b"urn:example:x".to_vec();
+    stdin.resize(100_000_000, b'a');
+    stdin.extend_from_slice(b"\nurn:example:after\r\nURN:EXAMPLE:after\n");
+    let mut child = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 60000 && exec \"$0\" dedup --max-len 65536",
+            env!("CARGO_BIN_EXE_urn"),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&stdin);
+    });
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "line 1: invalid URN: longer than the maximum of 65536 bytes (byte 65536; the line has \
+         100000001 bytes, read past without keeping them)\n"
+    );
+    assert_eq!(stdout(&o), "urn:example:after\n");
+    // JSON lines may take six bytes per byte of the input they stand for.
+    let escaped = format!("\"urn:example:{}\"\n", "\\u0061".repeat(8));
+    let o = urn(
+        &["key", "--stdin-json", "--max-len", "20"],
+        escaped.as_bytes(),
+    );
+    assert_eq!(stdout(&o), format!("urn:example:{}\n", "a".repeat(8)));
 }
 
 /// A byte order mark, an empty line and whitespace around a URN are named as such, not as

@@ -11,6 +11,10 @@
 //! `.parquet` file as `name`; repeat it for more tables. `--ballista` runs the same query on a
 //! standalone Ballista cluster (scheduler and executor in this process, on localhost) whose
 //! executors have the functions registered. Errors go to stderr, with a non-zero exit.
+//!
+//! The query may only read: DDL (`CREATE EXTERNAL TABLE`, which can open any file), DML
+//! (`INSERT`, `COPY … TO`, which write files) and statements (`SET`, transactions) are refused
+//! (DataFusion's `SQLOptions`), unless `--allow-writes` is given.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -19,25 +23,31 @@ use ballista::prelude::{SessionConfigExt, SessionContextExt};
 use datafusion::arrow::csv::WriterBuilder;
 use datafusion::error::Result;
 use datafusion::execution::SessionStateBuilder;
+use datafusion::execution::context::SQLOptions;
 use datafusion::prelude::{CsvReadOptions, ParquetReadOptions, SessionConfig, SessionContext};
 
 /// What the command line asks for.
 struct Request {
     tables: Vec<(String, String)>,
     ballista: bool,
+    /// Whether DDL, DML and statements may run (`--allow-writes`).
+    allow_writes: bool,
     sql: String,
 }
 
-const USAGE: &str = "usage: query [--ballista] --table NAME=PATH.csv|PATH.parquet ... \"SQL\"";
+const USAGE: &str =
+    "usage: query [--ballista] [--allow-writes] --table NAME=PATH.csv|PATH.parquet ... \"SQL\"";
 
 /// Reads the command line, or says what is wrong with it.
 fn parse_args(mut args: impl Iterator<Item = String>) -> std::result::Result<Request, String> {
     let mut tables = Vec::new();
     let mut ballista = false;
+    let mut allow_writes = false;
     let mut sql = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--ballista" => ballista = true,
+            "--allow-writes" => allow_writes = true,
             "--table" => {
                 let spec = args.next().ok_or("--table needs NAME=PATH")?;
                 let (name, path) = spec
@@ -61,6 +71,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> std::result::Result<Req
     Ok(Request {
         tables,
         ballista,
+        allow_writes,
         sql,
     })
 }
@@ -97,7 +108,13 @@ async fn run(request: &Request, out: &mut dyn Write) -> Result<()> {
                 .await?;
         }
     }
-    let frame = ctx.sql(&request.sql).await?;
+    // Read-only unless asked: a query can otherwise create tables over any file, write files
+    // (COPY … TO) or change the session's settings.
+    let options = SQLOptions::new()
+        .with_allow_ddl(request.allow_writes)
+        .with_allow_dml(request.allow_writes)
+        .with_allow_statements(request.allow_writes);
+    let frame = ctx.sql_with_options(&request.sql, options).await?;
     let schema = frame.schema().as_arrow().clone();
     let batches = frame.collect().await?;
     let mut writer = WriterBuilder::new().with_header(true).build(out);

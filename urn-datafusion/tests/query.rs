@@ -133,6 +133,50 @@ async fn embedded_and_ballista_give_the_same_rows() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The runner only reads unless `--allow-writes` is given: `COPY … TO` (which writes a file),
+/// `CREATE EXTERNAL TABLE` (which opens any file) and `SET` are refused, and write nothing;
+/// with the flag, `COPY … TO` writes its file.
+#[test]
+fn the_runner_is_read_only_unless_writes_are_allowed() {
+    let dir = std::env::temp_dir().join(format!("urn-datafusion-readonly-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("t.csv");
+    std::fs::write(&csv, "urn\nURN:ISBN:0-395-36341-1\n").unwrap();
+    let table = format!("t={}", csv.display());
+    let out = dir.join("out.csv");
+    let copy = format!(
+        "COPY (SELECT urn_key_v1(urn) AS k FROM t) TO '{}' STORED AS CSV",
+        out.display()
+    );
+    let create = format!(
+        "CREATE EXTERNAL TABLE other STORED AS CSV LOCATION '{}'",
+        csv.display()
+    );
+    for (sql, refused) in [
+        (copy.as_str(), "DML not supported"),
+        (create.as_str(), "DDL not supported"),
+        (
+            "SET datafusion.execution.batch_size = 1",
+            "Statement not supported",
+        ),
+    ] {
+        let output = run(&["--table", &table, sql]);
+        assert_eq!(output.status.code(), Some(1), "{sql}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(refused), "{sql}: {stderr}");
+    }
+    assert!(!out.exists());
+    let written = run(&["--allow-writes", "--table", &table, &copy]);
+    stdout(&written);
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .contains("urn:isbn:0395363411")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Usage mistakes exit with 2 and say what is wrong.
 #[test]
 fn bad_command_lines() {

@@ -15,36 +15,75 @@
 -- constraints are validated below, which re-checks every stored URN (about 0.3 us each).
 --
 -- The way back is sql/to-portable.sql (see the README).
+--
+-- Security, as for the portable SQL (SECURITY.md): the script's own queries look names up in
+-- pg_catalog alone (CREATE EXTENSION's search_path is the target schema, which other roles may
+-- be able to write); it adopts only what the role creating the extension owns (ALTER
+-- EXTENSION ADD keeps an object's owner, who could change it again afterwards), refusing
+-- anything else with the object's name and owner; the SQL-bodied functions name every
+-- built-in pg_catalog.name; urn_pg_invalidate_relcache() is for administrators (EXECUTE
+-- revoked from PUBLIC). The native functions read no name at all.
 
--- 1. Adopt a portable install in this schema. Only domains over text can be urn-sql's.
+-- 1. Adopt a portable install in this schema: the domains (if they are domains over text) and
+--    the functions of the same names and parameters, all owned by the role creating the
+--    extension. Anything of the install's names another role owns, or a type of those names
+--    that is not a domain over text, stops CREATE EXTENSION with its name and owner.
 DO $adopt$
 DECLARE
-  d text;
-  f text;
+  adopt_caller_path pg_catalog.text := pg_catalog.current_setting('search_path');
+  adopt_schema      pg_catalog.text := pg_catalog.current_schema();
+  adopt_schema_oid  pg_catalog.oid;
+  adopt_obj         record;
 BEGIN
-  FOREACH d IN ARRAY ARRAY['urn', 'urn_key'] LOOP
-    IF to_regtype(d) IS NULL THEN
-      CONTINUE;
+  PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+  adopt_schema_oid := (SELECT oid FROM pg_namespace WHERE nspname = adopt_schema);
+  FOR adopt_obj IN
+    SELECT 'type ' || t.oid::regtype::text AS what, t.typowner AS owner,
+           t.typtype = 'd' AND t.typbasetype = 'text'::regtype::oid AS fits
+    FROM pg_type t
+    WHERE t.typnamespace = adopt_schema_oid AND t.typname IN ('urn', 'urn_key')
+    UNION ALL
+    SELECT 'function ' || p.oid::regprocedure::text, p.proowner, true
+    FROM pg_proc p
+    WHERE p.pronamespace = adopt_schema_oid
+      AND p.proname IN ('urn_check', 'urn_check_char', 'urn_valid', 'urn_key_v1',
+                        'urn_key_v1_inline', 'urn_key_index', 'urn_rfc8141_key', 'urn_nid',
+                        'urn_nss', 'urn_raise_check_violation', 'urn_key_problem',
+                        'urn_domain_error', 'urn_key_domain_error')
+    ORDER BY 1
+  LOOP
+    IF NOT adopt_obj.fits THEN
+      RAISE EXCEPTION 'urn_pg: % (owner %) exists and is not urn-sql''s domain over text',
+        adopt_obj.what, adopt_obj.owner::regrole
+        USING ERRCODE = 'wrong_object_type',
+              HINT = 'Install urn_pg into another schema: CREATE EXTENSION urn_pg SCHEMA ...';
+    ELSIF adopt_obj.owner <> (SELECT oid FROM pg_roles WHERE rolname = current_user) THEN
+      RAISE EXCEPTION 'urn_pg: % is owned by %, not by %, the role creating the extension',
+        adopt_obj.what, adopt_obj.owner::regrole, current_user
+        USING ERRCODE = 'insufficient_privilege',
+              HINT = 'If that role is trusted, ALTER ... OWNER TO the role creating the '
+                     'extension (REASSIGN OWNED moves all of them); otherwise drop it.';
     END IF;
-    IF NOT EXISTS (SELECT FROM pg_type WHERE oid = to_regtype(d) AND typtype = 'd'
-                   AND typbasetype = 'text'::regtype) THEN
-      RAISE EXCEPTION 'urn_pg: a type named % exists in schema % and is not urn-sql''s domain',
-        d, current_schema()
-        USING HINT = 'Install urn_pg into another schema: CREATE EXTENSION urn_pg SCHEMA ...';
-    END IF;
-    EXECUTE format('ALTER EXTENSION urn_pg ADD DOMAIN %I', d);
   END LOOP;
-  IF to_regtype('urn') IS NULL OR to_regtype('urn_key') IS NULL THEN
-    RETURN;
+  FOR adopt_obj IN SELECT typname FROM pg_type
+                   WHERE typnamespace = adopt_schema_oid AND typname IN ('urn', 'urn_key') LOOP
+    EXECUTE format('ALTER EXTENSION urn_pg ADD DOMAIN %I.%I', adopt_schema, adopt_obj.typname);
+  END LOOP;
+  IF (SELECT count(*) FROM pg_type WHERE typnamespace = adopt_schema_oid
+                                     AND typname IN ('urn', 'urn_key')) = 2 THEN
+    FOR adopt_obj IN SELECT to_regprocedure(format(signature, adopt_schema)) AS f
+                     FROM unnest(ARRAY[
+                       '%1$I.urn_check(pg_catalog.text)', '%1$I.urn_valid(pg_catalog.text)',
+                       '%1$I.urn_key_v1(%1$I.urn)', '%1$I.urn_key_v1_inline(%1$I.urn)',
+                       '%1$I.urn_rfc8141_key(%1$I.urn)', '%1$I.urn_nid(%1$I.urn)',
+                       '%1$I.urn_nss(%1$I.urn)', '%1$I.urn_key_index(%1$I.urn_key)',
+                       '%1$I.urn_key_index(pg_catalog.text)']) AS signature LOOP
+      IF adopt_obj.f IS NOT NULL THEN
+        EXECUTE format('ALTER EXTENSION urn_pg ADD FUNCTION %s', adopt_obj.f);
+      END IF;
+    END LOOP;
   END IF;
-  FOREACH f IN ARRAY ARRAY['urn_check(text)', 'urn_valid(text)', 'urn_key_v1(urn)',
-                           'urn_key_v1_inline(urn)',
-                           'urn_rfc8141_key(urn)', 'urn_nid(urn)', 'urn_nss(urn)',
-                           'urn_key_index(urn_key)', 'urn_key_index(text)'] LOOP
-    IF to_regprocedure(f) IS NOT NULL THEN
-      EXECUTE format('ALTER EXTENSION urn_pg ADD FUNCTION %s', to_regprocedure(f));
-    END IF;
-  END LOOP;
+  PERFORM pg_catalog.set_config('search_path', adopt_caller_path, true);
 END
 $adopt$;
 
@@ -62,52 +101,65 @@ CREATE FUNCTION urn_key_domain_check(value text) RETURNS boolean
 COMMENT ON FUNCTION urn_key_domain_check(text) IS
   'CHECK of DOMAIN urn_key: true, or an error saying why the text is not a canonical key';
 
--- 3. The domains, created or given the native checks in place of the portable regexes. The
---    comment tells urn-sql's migration that these are not its constraints to upgrade.
+-- 3. The domains, created or given the native checks in place of the portable regexes: the new
+--    CHECKs are added NOT VALID under new names, validated, and only then do the old
+--    constraints go and the new ones take their names. (On PostgreSQL 15.20, after ALTER
+--    DOMAIN ... DROP CONSTRAINT, DDL in a subtransaction of the same transaction fails,
+--    "cannot start a subtransaction when there are unprocessed inval messages"; validating
+--    happens in one.) Validating re-checks every stored value. PostgreSQL cannot re-check
+--    values inside an array of a domain: while a column such as `see_also urn[]` exists it
+--    refuses (SQLSTATE 0A000, "cannot alter type "urn" because column ... uses it") and the
+--    constraint stays NOT VALID, which still checks every value written from now on; the
+--    stored values passed the portable constraints, which accept the same language.
 DO $domains$
 DECLARE
-  c record;
+  domains_caller_path pg_catalog.text := pg_catalog.current_setting('search_path');
+  domains_schema      pg_catalog.text := pg_catalog.current_schema();
+  domains_obj         record;
 BEGIN
-  IF to_regtype('urn') IS NULL THEN
-    CREATE DOMAIN urn AS text;
+  IF pg_catalog.to_regtype(pg_catalog.format('%I.urn', domains_schema)) IS NULL THEN
+    CREATE DOMAIN urn AS pg_catalog.text;
   END IF;
-  IF to_regtype('urn_key') IS NULL THEN
-    CREATE DOMAIN urn_key AS text;
+  IF pg_catalog.to_regtype(pg_catalog.format('%I.urn_key', domains_schema)) IS NULL THEN
+    CREATE DOMAIN urn_key AS pg_catalog.text;
   END IF;
-  FOR c IN SELECT contypid::regtype AS domain, conname FROM pg_constraint
-           WHERE contypid IN (to_regtype('urn'), to_regtype('urn_key')) LOOP
-    EXECUTE format('ALTER DOMAIN %s DROP CONSTRAINT %I', c.domain, c.conname);
-  END LOOP;
-  -- The portable SQL's own helpers (its CHECKs' failure paths, revision 2's urn_check_char):
-  -- nothing here uses them, and the way back (sql/to-portable.sql) makes them again.
-  DROP FUNCTION IF EXISTS urn_domain_error(text), urn_key_domain_error(text),
-    urn_key_problem(text, text), urn_raise_check_violation(text, text, text),
-    urn_check_char(text);
-END
-$domains$;
-ALTER DOMAIN urn ADD CONSTRAINT urn_syntax CHECK (urn_domain_check(VALUE)) NOT VALID;
-COMMENT ON DOMAIN urn IS 'urn_pg: RFC 8141 URN, at most 65536 bytes, checked by urn-core';
-ALTER DOMAIN urn_key ADD CONSTRAINT urn_key_canonical CHECK (urn_key_domain_check(VALUE)) NOT VALID;
-COMMENT ON DOMAIN urn_key IS 'urn_pg: canonical URN key, at most 65536 bytes, checked by urn-core';
--- Validating re-checks every stored value. PostgreSQL cannot re-check values inside an array
--- of a domain: while a column such as `see_also urn[]` exists it refuses (SQLSTATE 0A000,
--- "cannot alter type "urn" because column ... uses it") and the constraint stays NOT VALID,
--- which still checks every value written from now on; the stored values passed the portable
--- constraints, which accept the same language.
-DO $validate$
-DECLARE
-  c record;
-BEGIN
-  FOR c IN SELECT contypid::regtype AS domain, conname FROM pg_constraint
-           WHERE contypid IN (to_regtype('urn'), to_regtype('urn_key')) AND NOT convalidated LOOP
+  ALTER DOMAIN urn ADD CONSTRAINT urn_syntax_next CHECK (urn_domain_check(VALUE)) NOT VALID;
+  ALTER DOMAIN urn_key ADD CONSTRAINT urn_key_canonical_next
+    CHECK (urn_key_domain_check(VALUE)) NOT VALID;
+  PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+  FOR domains_obj IN SELECT t.typname, c.conname FROM pg_constraint c
+                     JOIN pg_type t ON t.oid = c.contypid JOIN pg_namespace n ON n.oid = t.typnamespace
+                     WHERE n.nspname = domains_schema
+                       AND c.conname IN ('urn_syntax_next', 'urn_key_canonical_next') LOOP
     BEGIN
-      EXECUTE format('ALTER DOMAIN %s VALIDATE CONSTRAINT %I', c.domain, c.conname);
+      EXECUTE format('ALTER DOMAIN %I.%I VALIDATE CONSTRAINT %I', domains_schema,
+                     domains_obj.typname, domains_obj.conname);
     EXCEPTION WHEN feature_not_supported THEN
       NULL;
     END;
   END LOOP;
+  FOR domains_obj IN SELECT t.typname, c.conname FROM pg_constraint c
+                     JOIN pg_type t ON t.oid = c.contypid JOIN pg_namespace n ON n.oid = t.typnamespace
+                     WHERE n.nspname = domains_schema AND t.typname IN ('urn', 'urn_key')
+                       AND c.conname NOT IN ('urn_syntax_next', 'urn_key_canonical_next') LOOP
+    EXECUTE format('ALTER DOMAIN %I.%I DROP CONSTRAINT %I', domains_schema,
+                   domains_obj.typname, domains_obj.conname);
+  END LOOP;
+  EXECUTE format('ALTER DOMAIN %1$I.urn RENAME CONSTRAINT urn_syntax_next TO urn_syntax; '
+                 'ALTER DOMAIN %1$I.urn_key RENAME CONSTRAINT urn_key_canonical_next TO urn_key_canonical',
+                 domains_schema);
+  -- The portable SQL's own helpers (its CHECKs' failure paths, revision 2's urn_check_char):
+  -- nothing here uses them, and the way back (sql/to-portable.sql) makes them again.
+  EXECUTE format('DROP FUNCTION IF EXISTS %1$I.urn_domain_error(pg_catalog.text), '
+                 '%1$I.urn_key_domain_error(pg_catalog.text), '
+                 '%1$I.urn_key_problem(pg_catalog.text, pg_catalog.text), '
+                 '%1$I.urn_raise_check_violation(pg_catalog.text, pg_catalog.text, pg_catalog.text), '
+                 '%1$I.urn_check_char(pg_catalog.text)', domains_schema);
+  PERFORM pg_catalog.set_config('search_path', domains_caller_path, true);
 END
-$validate$;
+$domains$;
+COMMENT ON DOMAIN urn IS 'urn_pg: RFC 8141 URN, at most 65536 bytes, checked by urn-core';
+COMMENT ON DOMAIN urn_key IS 'urn_pg: canonical URN key, at most 65536 bytes, checked by urn-core';
 
 -- 4. The functions, created or replaced (same parameter names as the portable ones, which
 --    CREATE OR REPLACE cannot rename).
@@ -156,18 +208,18 @@ COMMENT ON FUNCTION urn_nss(urn) IS 'The NSS as written (percent-encoding kept)'
 -- index expression, which costs less per inserted row than any function call (measured: a
 -- native version cost ~0.5 us more per row in a bulk load), and the long keys' digest
 -- (sha256, ~1 us) only runs beyond 2,048 bytes.
-CREATE OR REPLACE FUNCTION urn_key_index(k urn_key) RETURNS text
+CREATE OR REPLACE FUNCTION urn_key_index(k urn_key) RETURNS pg_catalog.text
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
-  RETURN CASE WHEN octet_length(k) <= 2048 THEN k::text
-              ELSE 'sha256:' || encode(sha256(k::bytea), 'hex') END;
+  RETURN CASE WHEN pg_catalog.octet_length(k) <= 2048 THEN k::pg_catalog.text
+              ELSE 'sha256:' || pg_catalog.encode(pg_catalog.sha256(k::pg_catalog.bytea), 'hex') END;
 COMMENT ON FUNCTION urn_key_index(urn_key) IS
   'What a keyed table''s UNIQUE index stores: the key up to 2048 bytes, else sha256: and its hex digest';
 
 -- The same for the text key column of the table pattern (the portable body too).
-CREATE OR REPLACE FUNCTION urn_key_index(k text) RETURNS text
+CREATE OR REPLACE FUNCTION urn_key_index(k pg_catalog.text) RETURNS pg_catalog.text
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
-  RETURN CASE WHEN octet_length(k) <= 2048 THEN k
-              ELSE 'sha256:' || encode(sha256(k::bytea), 'hex') END;
+  RETURN CASE WHEN pg_catalog.octet_length(k) <= 2048 THEN k
+              ELSE 'sha256:' || pg_catalog.encode(pg_catalog.sha256(k::pg_catalog.bytea), 'hex') END;
 COMMENT ON FUNCTION urn_key_index(text) IS
   'What a keyed table''s UNIQUE index stores: the key up to 2048 bytes, else sha256: and its hex digest';
 
@@ -178,4 +230,7 @@ CREATE FUNCTION urn_pg_invalidate_relcache() RETURNS void
   AS 'MODULE_PATHNAME', 'urn_pg_invalidate_relcache_wrapper';
 COMMENT ON FUNCTION urn_pg_invalidate_relcache() IS
   'Makes every session rebuild its cached index expressions (used when moving to or from urn_pg)';
+-- For administrators: any role could otherwise make every session rebuild its caches, again
+-- and again.
+REVOKE EXECUTE ON FUNCTION urn_pg_invalidate_relcache() FROM PUBLIC;
 SELECT urn_pg_invalidate_relcache();

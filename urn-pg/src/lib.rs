@@ -223,6 +223,16 @@ mod tests {
         );
     }
 
+    /// `urn_pg_invalidate_relcache()` is for administrators: PUBLIC may not run it (any role
+    /// could otherwise make every session rebuild its caches, again and again).
+    #[pg_test]
+    fn only_administrators_may_reset_every_sessions_caches() {
+        let public_may = Spi::get_one::<bool>(
+            "SELECT has_function_privilege('public', 'urn_pg_invalidate_relcache()', 'EXECUTE')",
+        );
+        assert_eq!(public_may.unwrap(), Some(false));
+    }
+
     #[pg_test(error = "boom")]
     fn a_panic_reports_its_message() {
         Spi::run("SELECT urn_pg_test_panic('boom')").unwrap();

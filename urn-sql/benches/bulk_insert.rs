@@ -129,7 +129,7 @@ async fn sqlite(urns: &[String]) {
                 "\"urn\" TEXT NOT NULL,",
                 &format!(
                     "\"urn\" TEXT NOT NULL {},",
-                    urn_sql::sqlite::urn_guards("\"urn\"")
+                    urn_sql::sqlite::urn_guards("urn").unwrap_or_default()
                 ),
             ),
         ),

@@ -1,22 +1,31 @@
-//! The portable SQL and the native extension (urn-pg) on PostgreSQL, in one run: bulk loads of
-//! 100,000 and 1,000,000 mixed URNs, by `INSERT … SELECT unnest($1::text[])` (batches of
-//! 10,000) and by `COPY … FROM STDIN`, each in one transaction, into a plain `text` column, a
-//! `text UNIQUE` column, the text plus a generated copy with UNIQUE on the copy (the storage
-//! baseline: what storing a key costs before any URN logic), the keyed table on the previous
-//! revision of the portable SQL (revision 2, `tests/fixtures/urn-sql-2-up.sql`: the "before"),
-//! on the current one, and on the extension, with each table's size; then the cost of one
-//! `x::urn` check and one `urn_key_v1(x)` call in each. Rounds interleave the variants; the
-//! figures are medians of 5 runs (by default).
+//! The portable SQL and the native extension (urn-pg) on PostgreSQL, in one run, in a database
+//! whose default collation is libc `C.UTF-8` and in one whose default is ICU `en-US` (a
+//! stand-in for the `en_US.UTF-8` managed services often default to):
+//!
+//! - bulk loads of 100,000 and 1,000,000 mixed URNs, by `INSERT … SELECT unnest($1::text[])`
+//!   (batches of 10,000) and by `COPY … FROM STDIN`, each in one transaction, into a plain
+//!   `text` column, a `text UNIQUE` column, the text plus a generated copy with UNIQUE on the
+//!   copy (the storage baseline: what storing a key costs before any URN logic), and the keyed
+//!   table: on the previous revision of the portable SQL (revision 3,
+//!   `tests/fixtures/urn-sql-3-up.sql`: the "before"), on the current one and on the extension,
+//!   each with the key in the database's collation (revision 3's pattern) and with the table
+//!   pattern of today (`UrnTable::create_sql`); with each table's size;
+//! - the cost of one `x::urn` check and one `urn_key_v1(x)` call in each SQL;
+//! - the time of one call of each function, and of each domain's refusal path, on URNs of
+//!   8 KiB and 64 KiB of each shape (`%XX`, plain characters, long r-, q- and f-components).
+//!
+//! Rounds interleave the variants; the figures are medians of 5 runs (by default).
 //!
 //! `DATABASE_URL=postgres://… cargo bench -p urn-sql --all-features --bench extension`. The
 //! extension's variants run when it is installed in the server (`cargo pgrx install --release`
 //! in `urn-pg`). `URN_BENCH_ROWS=100000` runs one size only; `URN_BENCH_RUNS=9` takes the median
-//! of 9 runs.
+//! of 9 runs; `URN_BENCH_COLLATIONS=c` (or `icu`) runs one database.
 #![allow(
     missing_docs,
     clippy::unwrap_used,
     clippy::expect_used,
-    clippy::indexing_slicing
+    clippy::indexing_slicing,
+    clippy::panic
 )]
 
 mod support;
@@ -26,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{AssertSqlSafe, Executor};
-use support::{corpus, median};
+use support::{corpus, long_inputs, median};
 use urn_sql::UrnTable;
 
 /// Runs per variant (`URN_BENCH_RUNS` to change).
@@ -42,14 +51,15 @@ enum Load {
     Copy,
 }
 
-/// Where a variant's objects live.
+/// Where a variant's objects live, in each database.
 #[derive(Clone, Copy, PartialEq)]
 enum Sql {
-    /// The current portable SQL (also the home of the tables without URN logic).
+    /// The current portable SQL (also the home of the tables without URN logic), in schema
+    /// `current`.
     Portable,
-    /// The previous revision of the portable SQL.
-    Revision2,
-    /// The urn_pg extension.
+    /// The previous revision of the portable SQL, in schema `previous`.
+    Previous,
+    /// The urn_pg extension, in `public`.
     Extension,
 }
 
@@ -60,21 +70,81 @@ struct Variant {
 }
 
 /// The previous revision of the portable SQL, as installed before this one.
-const REVISION_2: &str = include_str!("../tests/fixtures/urn-sql-2-up.sql");
+const PREVIOUS: &str = include_str!("../tests/fixtures/urn-sql-3-up.sql");
 
-async fn pool(url: &str, database: Option<&str>, search_path: Option<&str>) -> PgPool {
-    let mut options = PgConnectOptions::from_str(url).unwrap();
-    if let Some(database) = database {
-        options = options.database(database);
+/// A database of one default collation, with the three installs.
+struct Database {
+    name: String,
+    label: &'static str,
+    portable: PgPool,
+    previous: PgPool,
+    native: Option<PgPool>,
+}
+
+impl Database {
+    fn pool(&self, sql: Sql) -> &PgPool {
+        match (sql, &self.native) {
+            (Sql::Extension, Some(native)) => native,
+            (Sql::Previous, _) => &self.previous,
+            _ => &self.portable,
+        }
     }
-    if let Some(path) = search_path {
-        options = options.options([("search_path", path)]);
-    }
+}
+
+async fn pool(url: &str, database: &str, search_path: &str) -> PgPool {
+    let options = PgConnectOptions::from_str(url)
+        .unwrap()
+        .database(database)
+        .options([("search_path", search_path)]);
     PgPoolOptions::new()
         .max_connections(1)
         .connect_with(options)
         .await
         .unwrap()
+}
+
+/// Creates database `name` with `locale` (the `CREATE DATABASE` options) and installs the
+/// current portable SQL, the previous revision and, if the server has it, urn_pg.
+async fn database(
+    url: &str,
+    admin: &PgPool,
+    name: String,
+    label: &'static str,
+    locale: &str,
+) -> Database {
+    admin
+        .execute(AssertSqlSafe(format!(
+            "CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' {locale}"
+        )))
+        .await
+        .unwrap();
+    let setup = pool(url, &name, "public").await;
+    setup
+        .execute("CREATE SCHEMA current; CREATE SCHEMA previous")
+        .await
+        .unwrap();
+    let native = match setup.execute("CREATE EXTENSION urn_pg").await {
+        Ok(_) => Some(pool(url, &name, "public").await),
+        Err(e) => {
+            println!("urn_pg is not installed in the server ({e}): its variants are skipped");
+            None
+        }
+    };
+    setup.close().await;
+    let portable = pool(url, &name, "current").await;
+    urn_sql::sqlx::postgres::install(&portable).await.unwrap();
+    let previous = pool(url, &name, "previous").await;
+    previous
+        .execute(AssertSqlSafe(format!("BEGIN; {PREVIOUS} COMMIT;")))
+        .await
+        .unwrap();
+    Database {
+        name,
+        label,
+        portable,
+        previous,
+        native,
+    }
 }
 
 async fn load(pool: &PgPool, ddl: &str, urns: &[String], how: Load) -> Duration {
@@ -111,11 +181,6 @@ async fn load(pool: &PgPool, ddl: &str, urns: &[String], how: Load) -> Duration 
     start.elapsed()
 }
 
-/// Seconds for `SELECT count(expr) FROM src` over [`CALL_ROWS`] URNs, median of [`run_count`].
-async fn count_time(pool: &PgPool, expr: &str) -> f64 {
-    count_time_in(pool, expr, "src").await
-}
-
 /// Seconds for `SELECT count(expr) FROM table`, median of [`run_count`].
 async fn count_time_in(pool: &PgPool, expr: &str, table: &str) -> f64 {
     let mut runs = Vec::new();
@@ -146,9 +211,9 @@ async fn per_call(pool: &PgPool, urns: &[String], column_key: &str) -> (f64, f64
         .await
         .unwrap();
     pool.execute("VACUUM ANALYZE src").await.unwrap();
-    let base = count_time(pool, "x").await;
-    let domain = count_time(pool, "x::urn").await;
-    let key = count_time(pool, "urn_key_v1(x)").await;
+    let base = count_time_in(pool, "x", "src").await;
+    let domain = count_time_in(pool, "x::urn", "src").await;
+    let key = count_time_in(pool, "urn_key_v1(x)", "src").await;
     pool.execute(
         "DROP TABLE IF EXISTS src_urn; CREATE TABLE src_urn AS SELECT x::urn AS u FROM src",
     )
@@ -168,6 +233,21 @@ async fn per_call(pool: &PgPool, urns: &[String], column_key: &str) -> (f64, f64
     )
 }
 
+/// Milliseconds for one `SELECT expr` with `$1` bound to `text` (median of [`run_count`]); an
+/// error (a refusal path) counts like a result.
+async fn one_call(pool: &PgPool, expr: &str, text: &str) -> f64 {
+    let mut runs = Vec::new();
+    for _ in 0..run_count() {
+        let start = Instant::now();
+        let _ = sqlx::query(AssertSqlSafe(format!("SELECT {expr}")))
+            .bind(text)
+            .execute(pool)
+            .await;
+        runs.push(start.elapsed());
+    }
+    median(runs).as_secs_f64() * 1e3
+}
+
 fn main() {
     let Some(url) = std::env::var("DATABASE_URL")
         .ok()
@@ -180,58 +260,61 @@ fn main() {
         Ok(rows) => vec![rows.parse().unwrap()],
         Err(_) => vec![100_000, 1_000_000],
     };
+    let collations = std::env::var("URN_BENCH_COLLATIONS").unwrap_or_else(|_| "c,icu".into());
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let id = std::process::id();
-        let (schema, old, database) = (
-            format!("urn_bench_{id}"),
-            format!("urn_bench_{id}_r2"),
-            format!("urn_bench_ext_{id}"),
-        );
-        let admin = pool(&url, None, None).await;
-        for sql in [
-            format!("CREATE SCHEMA {schema}"),
-            format!("CREATE SCHEMA {old}"),
-            format!("CREATE DATABASE {database}"),
-        ] {
-            admin.execute(AssertSqlSafe(sql)).await.unwrap();
-        }
-        let portable = pool(&url, None, Some(&schema)).await;
-        urn_sql::sqlx::postgres::install(&portable).await.unwrap();
-        let revision2 = pool(&url, None, Some(&old)).await;
-        revision2
-            .execute(AssertSqlSafe(format!("BEGIN; {REVISION_2} COMMIT;")))
+        let admin = PgPoolOptions::new()
+            .max_connections(1)
+            .connect(&url)
             .await
             .unwrap();
-        let native = pool(&url, Some(&database), None).await;
-        let native = match native.execute("CREATE EXTENSION urn_pg").await {
-            Ok(_) => Some(native),
-            Err(e) => {
-                println!("urn_pg is not installed in the server ({e}): its variants are skipped");
-                native.close().await;
-                None
-            }
-        };
-        run(&portable, &revision2, native.as_ref(), &sizes).await;
-        for pool in [Some(portable), Some(revision2), native]
-            .into_iter()
-            .flatten()
-        {
-            pool.close().await;
+        let mut databases = Vec::new();
+        for flavour in collations.split(',') {
+            let (label, locale) = match flavour {
+                "c" => ("C.UTF-8", "LOCALE 'C.UTF-8'"),
+                "icu" => (
+                    "ICU en-US",
+                    "LOCALE 'C.UTF-8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US'",
+                ),
+                other => panic!("URN_BENCH_COLLATIONS: {other:?} is neither c nor icu"),
+            };
+            let name = format!("urn_bench_{flavour}_{id}");
+            databases.push(database(&url, &admin, name, label, locale).await);
         }
-        for sql in [
-            format!("DROP SCHEMA {schema} CASCADE"),
-            format!("DROP SCHEMA {old} CASCADE"),
-            format!("DROP DATABASE {database} WITH (FORCE)"),
-        ] {
-            admin.execute(AssertSqlSafe(sql)).await.unwrap();
+        for db in &databases {
+            run(db, &sizes).await;
+        }
+        if let Some(first) = databases.first() {
+            calls(first).await;
+            long_calls(first).await;
+        }
+        for db in databases {
+            db.portable.close().await;
+            db.previous.close().await;
+            if let Some(native) = db.native {
+                native.close().await;
+            }
+            admin
+                .execute(AssertSqlSafe(format!(
+                    "DROP DATABASE {} WITH (FORCE)",
+                    db.name
+                )))
+                .await
+                .unwrap();
         }
     });
 }
 
-async fn run(portable: &PgPool, revision2: &PgPool, native: Option<&PgPool>, sizes: &[usize]) {
+async fn run(db: &Database, sizes: &[usize]) {
     let id = "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY";
-    let keyed = urn_sql::postgres::table_sql(&UrnTable::new("t").unwrap());
+    // Revision 3's table pattern: the key in the database's collation.
+    let in_db_collation = format!(
+        "CREATE TABLE t ({id}, urn urn NOT NULL, \
+         urn_key text GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL); \
+         CREATE UNIQUE INDEX t_urn_key_unique ON t (urn_key_index(urn_key))"
+    );
+    let today = urn_sql::postgres::table_sql(&UrnTable::new("t").unwrap());
     let mut variants = vec![
         Variant {
             name: "plain text",
@@ -254,33 +337,34 @@ async fn run(portable: &PgPool, revision2: &PgPool, native: Option<&PgPool>, siz
             sql: Sql::Portable,
         },
         Variant {
-            // Revision 2's table pattern: the key column is the urn_key domain.
-            name: "keyed, portable rev 2",
-            ddl: format!(
-                "CREATE TABLE t ({id}, urn urn NOT NULL, \
-                 urn_key urn_key GENERATED ALWAYS AS (urn_key_v1(urn)) STORED NOT NULL); \
-                 CREATE UNIQUE INDEX t_urn_key_unique ON t (urn_key_index(urn_key))"
-            ),
-            sql: Sql::Revision2,
+            name: "keyed, portable rev 3",
+            ddl: in_db_collation.clone(),
+            sql: Sql::Previous,
         },
         Variant {
-            name: "keyed, portable SQL",
-            ddl: keyed.clone(),
+            name: "keyed, portable, db coll.",
+            ddl: in_db_collation.clone(),
+            sql: Sql::Portable,
+        },
+        Variant {
+            name: "keyed, portable",
+            ddl: today.clone(),
             sql: Sql::Portable,
         },
     ];
-    if native.is_some() {
+    if db.native.is_some() {
         variants.push(Variant {
-            name: "keyed, urn_pg extension",
-            ddl: keyed,
+            name: "keyed, urn_pg, db coll.",
+            ddl: in_db_collation,
+            sql: Sql::Extension,
+        });
+        variants.push(Variant {
+            name: "keyed, urn_pg",
+            ddl: today,
             sql: Sql::Extension,
         });
     }
-    let pool_of = |sql: Sql| match (sql, native) {
-        (Sql::Extension, Some(native)) => native,
-        (Sql::Revision2, _) => revision2,
-        _ => portable,
-    };
+    println!("database collation: {}", db.label);
     for &rows in sizes {
         let urns = corpus(rows);
         for how in [Load::Unnest, Load::Copy] {
@@ -288,7 +372,7 @@ async fn run(portable: &PgPool, revision2: &PgPool, native: Option<&PgPool>, siz
             let mut sizes = vec![0_i64; variants.len()];
             for _ in 0..run_count() {
                 for (v, variant) in variants.iter().enumerate() {
-                    let pool = pool_of(variant.sql);
+                    let pool = db.pool(variant.sql);
                     runs[v].push(load(pool, &variant.ddl, &urns, how).await);
                     sizes[v] = sqlx::query_scalar("SELECT pg_total_relation_size('t')")
                         .fetch_one(pool)
@@ -304,7 +388,8 @@ async fn run(portable: &PgPool, revision2: &PgPool, native: Option<&PgPool>, siz
             };
             for ((variant, d), size) in variants.iter().zip(&medians).zip(&sizes) {
                 println!(
-                    "{rows:>9} rows  {method:<16} {:<24} {:>9.0} rows/s  {:>8.2} s  {:.2}x text UNIQUE  {:>5} MB",
+                    "{:<10} {rows:>9} rows  {method:<16} {:<26} {:>9.0} rows/s  {:>8.2} s  {:.2}x text UNIQUE  {:>5} MB",
+                    db.label,
                     variant.name,
                     rows as f64 / d.as_secs_f64(),
                     d.as_secs_f64(),
@@ -313,35 +398,72 @@ async fn run(portable: &PgPool, revision2: &PgPool, native: Option<&PgPool>, siz
                 );
             }
         }
-        for sql in [Sql::Portable, Sql::Revision2, Sql::Extension] {
-            pool_of(sql)
+        for sql in [Sql::Portable, Sql::Previous, Sql::Extension] {
+            db.pool(sql)
                 .execute("DROP TABLE IF EXISTS t")
                 .await
                 .unwrap();
         }
     }
+}
+
+/// The per-call costs in each SQL.
+async fn calls(db: &Database) {
     let urns = corpus(CALL_ROWS);
-    // What each keyed table's generated column calls: revision 2's pattern urn_key_v1, the
-    // current one urn_key_v1_inline.
+    // What each keyed table's generated column calls: urn_key_v1_inline in both revisions.
     let mut sets = vec![
         (
-            "portable rev 2",
-            per_call(revision2, &urns, "urn_key_v1").await,
+            "portable rev 3",
+            per_call(&db.previous, &urns, "urn_key_v1_inline").await,
         ),
         (
             "portable SQL",
-            per_call(portable, &urns, "urn_key_v1_inline").await,
+            per_call(&db.portable, &urns, "urn_key_v1_inline").await,
         ),
     ];
-    if let Some(native) = native {
+    if let Some(native) = &db.native {
         sets.push(("urn_pg", per_call(native, &urns, "urn_key_v1_inline").await));
     }
-    println!("per call, µs per row above count(x), {CALL_ROWS} URNs:");
+    println!(
+        "per call, µs per row above count(x), {CALL_ROWS} URNs ({}):",
+        db.label
+    );
     for (name, (domain, key, column)) in sets {
         println!(
             "  {name:<15} x::urn {domain:>5.2}  urn_key_v1(x) {key:>5.2}  the key function alone \
              {:>5.2}  the table's key on a urn column {column:>5.2}",
             key - domain
         );
+    }
+}
+
+/// One call of each function and of each domain's check on long inputs, in ms.
+async fn long_calls(db: &Database) {
+    let expressions = [
+        "urn_check($1)",
+        "$1::text::urn",
+        "urn_key_v1($1::text::urn)",
+        "urn_rfc8141_key($1::text::urn)",
+        "$1::text::urn_key",
+    ];
+    let mut installs = vec![("portable SQL", &db.portable)];
+    if let Some(native) = &db.native {
+        installs.push(("urn_pg", native));
+    }
+    for (install, pool) in installs {
+        println!("one call on long input, ms ({install}; an error counts as the answer):");
+        println!(
+            "  {:<24} {:>6}  {}",
+            "input",
+            "bytes",
+            expressions.map(|e| format!("{e:>30}")).join("")
+        );
+        for (shape, len, text) in long_inputs() {
+            let mut times = Vec::new();
+            for expr in expressions {
+                times.push(format!("{:>30.2}", one_call(pool, expr, &text).await));
+            }
+            println!("  {shape:<24} {len:>6}  {}", times.join(""));
+        }
     }
 }

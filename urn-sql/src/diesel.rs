@@ -30,15 +30,37 @@ pub mod postgres {
     }
 
     /// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either
-    /// way, in one statement (see [`UrnTable::insert_or_get_sql`]).
+    /// way: one atomic statement (see [`UrnTable::insert_or_get_sql`]); on a
+    /// [hash-partitioned](UrnTable::hash_partitioned) table, an insert that returns nothing on
+    /// a conflict, then the lookup (again if the row was deleted in between, three times in
+    /// all).
     pub fn insert_or_get(
         conn: &mut PgConnection,
         table: &UrnTable,
         urn: &Urn,
     ) -> QueryResult<StoredUrn> {
-        ::diesel::sql_query(table.insert_or_get_sql(Dialect::Postgres))
-            .bind::<Text, _>(urn)
-            .get_result(conn)
+        use ::diesel::OptionalExtension;
+        let key = urn.key();
+        for _ in 0..3 {
+            let inserted = ::diesel::sql_query(table.insert_or_get_sql(Dialect::Postgres))
+                .bind::<Text, _>(urn)
+                .get_result::<StoredUrn>(conn)
+                .optional()?;
+            if let Some(row) = inserted {
+                return Ok(row);
+            }
+            if table.insert_or_get_is_atomic(Dialect::Postgres) {
+                break;
+            }
+            let existing = ::diesel::sql_query(table.find_sql(Dialect::Postgres))
+                .bind::<Text, _>(&key)
+                .get_result::<StoredUrn>(conn)
+                .optional()?;
+            if let Some(row) = existing {
+                return Ok(row);
+            }
+        }
+        Err(::diesel::result::Error::NotFound)
     }
 
     /// Finds the row holding `urn` in any equivalent spelling.
@@ -114,5 +136,34 @@ pub mod sqlite {
             .bind::<Text, _>(urn.key())
             .get_result(conn)
             .optional()
+    }
+
+    /// Lists the rows of `table` that a correct `urn_key_v1` would not have written: an
+    /// invalid URN, a key that is not the URN's, a second spelling of a stored URN (see
+    /// [`Audit`](crate::sqlite::Audit) for why SQLite can hold them). Reads every row, one at a
+    /// time.
+    pub fn audit(
+        conn: &mut SqliteConnection,
+        table: &UrnTable,
+    ) -> QueryResult<Vec<crate::sqlite::AuditFinding>> {
+        use ::diesel::sql_types::{BigInt, Binary, Nullable};
+        /// One row of [`crate::sqlite::audit_sql`].
+        #[derive(::diesel::QueryableByName)]
+        struct AuditRow {
+            #[diesel(sql_type = BigInt)]
+            id: i64,
+            #[diesel(sql_type = Nullable<Binary>)]
+            urn: Option<Vec<u8>>,
+            #[diesel(sql_type = Nullable<Binary>)]
+            urn_key: Option<Vec<u8>>,
+        }
+        let mut audit = crate::sqlite::Audit::new();
+        let rows = ::diesel::sql_query(crate::sqlite::audit_sql(table))
+            .load_iter::<AuditRow, ::diesel::connection::DefaultLoadingMode>(conn)?;
+        for row in rows {
+            let row = row?;
+            audit.row(row.id, row.urn.as_deref(), row.urn_key.as_deref());
+        }
+        Ok(audit.finish())
     }
 }

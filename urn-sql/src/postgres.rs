@@ -26,12 +26,14 @@ pub const TABLE_PATTERN: &str = r#"-- A table that stores each URN once, whateve
 -- CREATE UNIQUE INDEX items_urn_key_unique ON items (urn_key_index(urn_key));
 --   (not UNIQUE (urn_key): a btree entry holds at most 2704 bytes, and urn_key_index()
 --   stores keys longer than 2048 bytes as their SHA-256, so URNs of any length fit)
--- Insert-or-get:  INSERT INTO items AS stored (urn) VALUES ($1)
+-- Insert-or-get:  INSERT INTO items AS stored (urn) VALUES ($1::urn)
 --                 ON CONFLICT (urn_key_index(urn_key)) DO UPDATE SET urn = stored.urn
 --                 RETURNING id, urn, urn_key, (stored.xmax = 0) AS inserted;
 -- Lookup by any equivalent spelling (an index scan):
 --                 SELECT id, urn FROM items
---                 WHERE urn_key_index(urn_key) = urn_key_index(urn_key_v1($1));
+--                 WHERE urn_key_index(urn_key) = urn_key_index(urn_key_v1($1::urn));
+--   (cast arguments to the exact types, $1::urn: where other roles may create functions in
+--   a schema on the search_path, an uncast text argument would pick their urn_key_v1(text))
 -- Why a value is not a URN:  SELECT urn_check($1);  -- NULL when valid
 -- Lists of URNs:  see_also urn[] NOT NULL DEFAULT '{}'  (every element is checked)
 "#;
@@ -70,10 +72,14 @@ pub fn table_sql(table: &UrnTable) -> String {
         Some(index) => {
             // (A domain-typed generated column would not do here anyway: PostgreSQL 15 fails
             // every insert into a partitioned table with one, "attribute 3 of type record has
-            // wrong type".)
+            // wrong type".) The id is an identity column: PostgreSQL cannot make it UNIQUE
+            // across partitions (a unique index must hold the partition key), so only the
+            // sequence keeps ids apart, and GENERATED ALWAYS refuses an id a client chose
+            // (short of OVERRIDING SYSTEM VALUE, which grants of INSERT on the other columns
+            // alone refuse too; see UrnTable::hash_partitioned).
             let n = table.partitions();
             let mut sql = format!(
-                "CREATE TABLE {name} (\n  {id} bigserial NOT NULL,\n  {urn} urn NOT NULL,\n  \
+                "CREATE TABLE {name} (\n  {id} bigint GENERATED ALWAYS AS IDENTITY,\n  {urn} urn NOT NULL,\n  \
                  {key} text GENERATED ALWAYS AS (urn_key_v1_inline({urn})) STORED NOT NULL,\n  \
                  {index} text NOT NULL CONSTRAINT {} CHECK ({index} = urn_key_index({key})),\n  \
                  UNIQUE ({index})\n) PARTITION BY HASH ({index});\n",
@@ -102,10 +108,13 @@ mod tests {
     use urn_core::patterns;
 
     /// `pattern` as the migration writes it: the NID's bounded repetition replaced by a length
-    /// check (see the migration's header), `%XX` as two classes, SQL quoting.
+    /// check (see the migration's header), `%XX` as two classes, `\?` and `\+` as classes (no
+    /// backslash, whatever `standard_conforming_strings` says), SQL quoting.
     fn in_sql(pattern: &str) -> String {
         pattern
             .replace("{0,30}", "*")
+            .replace("\\?", "[?]")
+            .replace("\\+", "[+]")
             // The `urn` domain checks the NID's first character apart (fewer regex states).
             .replace(
                 "[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]*",

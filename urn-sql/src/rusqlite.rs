@@ -8,7 +8,7 @@
 use ::rusqlite::{Connection, OptionalExtension, Row};
 use urn_core::Urn;
 
-use crate::sqlite::RegisterError;
+use crate::sqlite::{Audit, AuditFinding, RegisterError};
 use crate::{Dialect, StoredUrn, UrnTable};
 
 /// Registers `urn_key_v1(text)` and `urn_check(text)` on `conn`, so it can write keyed tables
@@ -87,4 +87,28 @@ pub fn find(
     conn.prepare_cached(&table.find_sql(Dialect::Sqlite))?
         .query_row([urn.key()], stored)
         .optional()
+}
+
+/// Lists the rows of `table` that a correct `urn_key_v1` would not have written: an invalid
+/// URN, a key that is not the URN's, a second spelling of a stored URN (see
+/// [`Audit`](crate::sqlite::Audit) for why SQLite can hold them). Reads every row.
+///
+/// ```
+/// let conn = rusqlite::Connection::open_in_memory()?;
+/// urn_sql::rusqlite::register_functions(&conn)?;
+/// let table = urn_sql::UrnTable::new("items")?;
+/// conn.execute_batch(&table.create_sql(urn_sql::Dialect::Sqlite))?;
+/// urn_sql::rusqlite::insert_or_get(&conn, &table, &"urn:ISBN:0-395-36341-1".parse()?)?;
+/// assert!(urn_sql::rusqlite::audit(&conn, &table)?.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn audit(conn: &Connection, table: &UrnTable) -> ::rusqlite::Result<Vec<AuditFinding>> {
+    let mut audit = Audit::new();
+    let mut statement = conn.prepare(&crate::sqlite::audit_sql(table))?;
+    let mut rows = statement.query([])?;
+    while let Some(row) = rows.next()? {
+        let (urn, key): (Option<Vec<u8>>, Option<Vec<u8>>) = (row.get(1)?, row.get(2)?);
+        audit.row(row.get(0)?, urn.as_deref(), key.as_deref());
+    }
+    Ok(audit.finish())
 }

@@ -29,12 +29,56 @@ where
     })
 }
 
+/// Insert-or-get on one connection: the insert statement, and where it returns nothing on a
+/// conflict ([`UrnTable::insert_or_get_is_atomic`]), the lookup by key; a row deleted between
+/// the two makes it try again (three times in all).
+async fn insert_or_find<DB>(
+    conn: &mut DB::Connection,
+    table: &UrnTable,
+    dialect: Dialect,
+    urn: &Urn,
+) -> Result<StoredUrn, ::sqlx::Error>
+where
+    DB: ::sqlx::Database,
+    for<'e> &'e mut DB::Connection: ::sqlx::Executor<'e, Database = DB>,
+    DB::Arguments: ::sqlx::IntoArguments<DB>,
+    for<'q> Urn: ::sqlx::Encode<'q, DB> + ::sqlx::Type<DB>,
+    for<'q> urn_core::UrnKey<'q>: ::sqlx::Encode<'q, DB> + ::sqlx::Type<DB>,
+    usize: ::sqlx::ColumnIndex<DB::Row>,
+    for<'r> i64: ::sqlx::Decode<'r, DB> + ::sqlx::Type<DB>,
+    for<'r> bool: ::sqlx::Decode<'r, DB> + ::sqlx::Type<DB>,
+    for<'r> Urn: ::sqlx::Decode<'r, DB>,
+    for<'r> urn_core::UrnKey<'static>: ::sqlx::Decode<'r, DB>,
+{
+    let key = urn.key();
+    for _ in 0..3 {
+        let inserted = ::sqlx::query(AssertSqlSafe(table.insert_or_get_sql(dialect)))
+            .bind(urn)
+            .fetch_optional(&mut *conn)
+            .await?;
+        if let Some(row) = inserted {
+            return stored(&row);
+        }
+        if table.insert_or_get_is_atomic(dialect) {
+            break;
+        }
+        let existing = ::sqlx::query(AssertSqlSafe(table.find_sql(dialect)))
+            .bind(&key)
+            .fetch_optional(&mut *conn)
+            .await?;
+        if let Some(row) = existing {
+            return stored(&row);
+        }
+    }
+    Err(::sqlx::Error::RowNotFound)
+}
+
 /// PostgreSQL: the database computes the key (`urn_key_v1`), so rows written by any client
 /// deduplicate the same way.
 #[cfg(feature = "sqlx-postgres")]
 pub mod postgres {
     use super::*;
-    use ::sqlx::{Executor, Postgres};
+    use ::sqlx::{Acquire, Executor, Postgres};
 
     /// Runs the `postgres::UP` migration in one transaction (for applications that do not run
     /// migrations some other way): it creates the domains and functions, brings an older install
@@ -53,8 +97,10 @@ pub mod postgres {
     }
 
     /// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either
-    /// way, in one statement: concurrent callers with equivalent URNs all get the same row and
-    /// no error.
+    /// way: concurrent callers with equivalent URNs all get the same row and no error. One
+    /// atomic statement; on a [hash-partitioned](UrnTable::hash_partitioned) table, an insert
+    /// that returns nothing on a conflict, then the lookup (so it takes a connection:
+    /// `&pool`, `&mut conn` or `&mut tx` all do).
     ///
     /// ```no_run
     /// # async fn f(pool: sqlx::PgPool) -> Result<(), Box<dyn std::error::Error>> {
@@ -64,19 +110,16 @@ pub mod postgres {
     /// assert_eq!((first.id, first.inserted, again.inserted), (again.id, true, false));
     /// # Ok(()) }
     /// ```
-    pub async fn insert_or_get<'c, E>(
-        executor: E,
+    pub async fn insert_or_get<'a, A>(
+        conn: A,
         table: &UrnTable,
         urn: &Urn,
     ) -> Result<StoredUrn, ::sqlx::Error>
     where
-        E: Executor<'c, Database = Postgres>,
+        A: Acquire<'a, Database = Postgres>,
     {
-        let row = ::sqlx::query(AssertSqlSafe(table.insert_or_get_sql(Dialect::Postgres)))
-            .bind(urn)
-            .fetch_one(executor)
-            .await?;
-        stored(&row)
+        let mut conn = conn.acquire().await?;
+        insert_or_find::<Postgres>(&mut conn, table, Dialect::Postgres, urn).await
     }
 
     /// Finds the row holding `urn` in any equivalent spelling (an index lookup by key).
@@ -145,25 +188,7 @@ pub mod sqlite {
         A: Acquire<'a, Database = Sqlite>,
     {
         let mut conn = conn.acquire().await?;
-        let key = urn.key();
-        // A row deleted between the two statements would make the lookup miss; try again.
-        for _ in 0..3 {
-            let inserted = ::sqlx::query(AssertSqlSafe(table.insert_or_get_sql(Dialect::Sqlite)))
-                .bind(urn)
-                .fetch_optional(&mut *conn)
-                .await?;
-            if let Some(row) = inserted {
-                return stored(&row);
-            }
-            let existing = ::sqlx::query(AssertSqlSafe(table.find_sql(Dialect::Sqlite)))
-                .bind(&key)
-                .fetch_optional(&mut *conn)
-                .await?;
-            if let Some(row) = existing {
-                return stored(&row);
-            }
-        }
-        Err(::sqlx::Error::RowNotFound)
+        insert_or_find::<Sqlite>(&mut conn, table, Dialect::Sqlite, urn).await
     }
 
     /// Finds the row holding `urn` in any equivalent spelling (an index lookup by key).
@@ -181,5 +206,29 @@ pub mod sqlite {
             .fetch_optional(&mut *conn)
             .await?;
         row.as_ref().map(stored).transpose()
+    }
+
+    /// Lists the rows of `table` that a correct `urn_key_v1` would not have written: an
+    /// invalid URN, a key that is not the URN's, a second spelling of a stored URN (see
+    /// [`Audit`](crate::sqlite::Audit) for why SQLite can hold them). Reads every row, one at a
+    /// time.
+    pub async fn audit<'a, A>(
+        conn: A,
+        table: &UrnTable,
+    ) -> Result<Vec<crate::sqlite::AuditFinding>, ::sqlx::Error>
+    where
+        A: Acquire<'a, Database = Sqlite>,
+    {
+        use futures_util::TryStreamExt;
+        let mut conn = conn.acquire().await?;
+        let mut audit = crate::sqlite::Audit::new();
+        let sql = crate::sqlite::audit_sql(table);
+        let mut rows =
+            ::sqlx::query_as::<_, (i64, Option<Vec<u8>>, Option<Vec<u8>>)>(AssertSqlSafe(sql))
+                .fetch(&mut *conn);
+        while let Some((id, urn, key)) = rows.try_next().await? {
+            audit.row(id, urn.as_deref(), key.as_deref());
+        }
+        Ok(audit.finish())
     }
 }

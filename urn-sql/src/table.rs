@@ -204,29 +204,37 @@ impl UrnTable {
     /// PostgreSQL: on a conflict of the unique index on `urn_key_index(urn_key)` it performs a
     /// no-op update so `RETURNING` always yields the stored row, in one atomic statement
     /// (concurrent callers wait for each other instead of failing); `inserted` tells whether
-    /// this call created it. A partitioned table also gets its `urn_key_index` column.
+    /// this call created it (the returned row version is new: `xmax = 0`).
     ///
-    /// SQLite: on a conflict nothing is returned and the caller looks the row up with
-    /// [`find_sql`](UrnTable::find_sql).
+    /// A hash-partitioned PostgreSQL table, and SQLite: on a conflict nothing is returned, and
+    /// the caller looks the row up with [`find_sql`](UrnTable::find_sql) (trying the pair
+    /// again if the row went in between; [`insert_or_get_is_atomic`] says which). A row comes
+    /// back only if this statement inserted it, so `inserted` cannot be wrong whatever ids
+    /// other writers use. (PostgreSQL cannot return `xmax` from a partitioned table; an id
+    /// compared with the sequence's last value could be forged by a writer that chose ids.)
+    /// The partitioned table's `urn_key_index` column is computed from one domain check of
+    /// `$1`.
+    ///
+    /// Every function and operator in the PostgreSQL statements resolves to urn-sql's own or
+    /// to `pg_catalog`'s whatever else a schema on the session's search_path holds: arguments
+    /// are cast to the exact parameter types (`$1::urn`), operators on domain values are
+    /// written `OPERATOR(pg_catalog.=)`.
+    ///
+    /// [`insert_or_get_is_atomic`]: UrnTable::insert_or_get_is_atomic
     pub fn insert_or_get_sql(&self, dialect: Dialect) -> String {
         let (name, urn, key) = (&self.name, &self.urn, &self.key);
         match (dialect, &self.key_index) {
             (Dialect::Postgres, None) => format!(
-                "INSERT INTO {name} AS stored ({urn}) VALUES ($1) \
+                "INSERT INTO {name} AS stored ({urn}) VALUES ($1::urn) \
                  ON CONFLICT (urn_key_index({key})) DO UPDATE SET {urn} = stored.{urn} \
                  RETURNING {}, (stored.xmax = 0) AS inserted",
                 self.returning()
             ),
-            // PostgreSQL cannot return a system column (xmax) from a partitioned table; the
-            // id tells instead: the id default draws from the sequence whether or not the row
-            // conflicts, so only a row this statement inserted has the id lastval() returns.
             (Dialect::Postgres, Some(index)) => format!(
-                "INSERT INTO {name} AS stored ({urn}, {index}) \
-                 VALUES ($1, urn_key_index(urn_key_v1($1))) \
-                 ON CONFLICT ({index}) DO UPDATE SET {urn} = stored.{urn} \
-                 RETURNING {}, (stored.{} = lastval()) AS inserted",
+                "INSERT INTO {name} ({urn}, {index}) \
+                 SELECT given.urn, urn_key_index(urn_key_v1(given.urn)) FROM (SELECT $1::urn AS urn) AS given \
+                 ON CONFLICT ({index}) DO NOTHING RETURNING {}, true AS inserted",
                 self.returning(),
-                self.id
             ),
             (Dialect::Sqlite, _) => format!(
                 "INSERT INTO {name} ({urn}) VALUES (?1) \
@@ -234,6 +242,21 @@ impl UrnTable {
                 self.returning()
             ),
         }
+    }
+
+    /// Whether [`insert_or_get_sql`](UrnTable::insert_or_get_sql) always returns the row
+    /// (PostgreSQL, not partitioned), or returns nothing on a conflict, so the caller follows
+    /// it with [`find_sql`](UrnTable::find_sql) (a hash-partitioned PostgreSQL table, SQLite).
+    ///
+    /// ```
+    /// use urn_sql::{Dialect, UrnTable};
+    /// assert!(UrnTable::new("items")?.insert_or_get_is_atomic(Dialect::Postgres));
+    /// assert!(!UrnTable::new("items")?.hash_partitioned(4)?.insert_or_get_is_atomic(Dialect::Postgres));
+    /// assert!(!UrnTable::new("items")?.insert_or_get_is_atomic(Dialect::Sqlite));
+    /// # Ok::<(), urn_sql::IdentifierError>(())
+    /// ```
+    pub fn insert_or_get_is_atomic(&self, dialect: Dialect) -> bool {
+        dialect == Dialect::Postgres && self.key_index.is_none()
     }
 
     /// The lookup by key: binds the canonical key (`$1` / `?1`), so any equivalent spelling
@@ -244,11 +267,12 @@ impl UrnTable {
         match (dialect, &self.key_index) {
             (Dialect::Postgres, None) => format!(
                 "SELECT {returning}, false AS inserted FROM {name} \
-                 WHERE urn_key_index({key}) = urn_key_index($1::urn_key) AND {key} = $1::urn_key"
+                 WHERE urn_key_index({key}) = urn_key_index($1::urn_key) \
+                 AND {key} OPERATOR(pg_catalog.=) $1::urn_key"
             ),
             (Dialect::Postgres, Some(index)) => format!(
                 "SELECT {returning}, false AS inserted FROM {name} \
-                 WHERE {index} = urn_key_index($1::urn_key) AND {key} = $1::urn_key"
+                 WHERE {index} = urn_key_index($1::urn_key) AND {key} OPERATOR(pg_catalog.=) $1::urn_key"
             ),
             (Dialect::Sqlite, _) => {
                 format!("SELECT {returning}, false AS inserted FROM {name} WHERE {key} = ?1")
@@ -273,7 +297,7 @@ fn quote_truncated(name: &str) -> String {
 }
 
 /// Checks one identifier and double-quotes it.
-fn quote(name: &str) -> Result<String, IdentifierError> {
+pub(crate) fn quote(name: &str) -> Result<String, IdentifierError> {
     let plain = !name.is_empty()
         && name.len() <= 63
         && !name.starts_with(|c: char| c.is_ascii_digit())

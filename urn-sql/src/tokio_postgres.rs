@@ -37,8 +37,11 @@ fn stored(row: &Row) -> Result<StoredUrn, Error> {
     })
 }
 
-/// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either way, in
-/// one statement: concurrent callers with equivalent URNs all get the same row and no error.
+/// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either way:
+/// concurrent callers with equivalent URNs all get the same row and no error. One atomic
+/// statement; on a [hash-partitioned](UrnTable::hash_partitioned) table, an insert that returns
+/// nothing on a conflict, then the lookup (again if the row was deleted in between, three times
+/// in all; `None` of rows is then an error of `query_one`'s kind).
 ///
 /// ```no_run
 /// # async fn f(client: &tokio_postgres::Client) -> Result<(), Box<dyn std::error::Error>> {
@@ -53,10 +56,24 @@ pub async fn insert_or_get<C: GenericClient>(
     table: &UrnTable,
     urn: &Urn,
 ) -> Result<StoredUrn, Error> {
-    let row = client
-        .query_one(&table.insert_or_get_sql(Dialect::Postgres), &[urn])
-        .await?;
-    stored(&row)
+    let insert = table.insert_or_get_sql(Dialect::Postgres);
+    if table.insert_or_get_is_atomic(Dialect::Postgres) {
+        return stored(&client.query_one(&insert, &[urn]).await?);
+    }
+    let (find, key) = (table.find_sql(Dialect::Postgres), urn.key());
+    for _ in 0..2 {
+        if let Some(row) = client.query_opt(&insert, &[urn]).await? {
+            return stored(&row);
+        }
+        if let Some(row) = client.query_opt(&find, &[&key]).await? {
+            return stored(&row);
+        }
+    }
+    // The last try: `query_one` reports "no rows" as tokio-postgres does.
+    match client.query_opt(&insert, &[urn]).await? {
+        Some(row) => stored(&row),
+        None => stored(&client.query_one(&find, &[&key]).await?),
+    }
 }
 
 /// Finds the row holding `urn` in any equivalent spelling (an index lookup by key).

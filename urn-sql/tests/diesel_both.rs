@@ -209,7 +209,19 @@ fn postgres_with_diesel() {
     assert!(results.iter().all(|r| r.id == results[0].id));
     assert_eq!(results.iter().filter(|r| r.inserted).count(), 1);
 
-    conn.revert_all_migrations(PG_MIGRATIONS).unwrap_err(); // the table still uses the domains
+    match support::backend() {
+        // The table still uses the domains.
+        support::Backend::Portable => {
+            conn.revert_all_migrations(PG_MIGRATIONS).unwrap_err();
+        }
+        // The migration made nothing there, so reverting it removes nothing.
+        support::Backend::UrnPg => {
+            conn.revert_all_migrations(PG_MIGRATIONS).unwrap();
+            diesel::sql_query("SELECT 'urn:example:a'::urn")
+                .execute(&mut conn)
+                .unwrap();
+        }
+    }
     diesel::sql_query(format!("DROP SCHEMA {schema} CASCADE"))
         .execute(&mut admin)
         .unwrap();

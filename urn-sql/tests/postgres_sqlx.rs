@@ -847,15 +847,18 @@ async fn values_round_trip_and_bad_stored_values_are_decode_errors() {
     db.drop_schema().await;
 }
 
-/// The SQL objects as urn-sql installed them before this revision (revision 2, six named
-/// CHECKs on the `urn` domain; from git history), for the upgrade test.
+/// The SQL objects as urn-sql installed them in earlier revisions (from git history), for the
+/// upgrade test: revision 2 (six named CHECKs on the `urn` domain) and revision 3 (one CHECK
+/// each, names resolved through the search_path, quadratic %XX loops).
 const URN_SQL_2: &str = include_str!("fixtures/urn-sql-2-up.sql");
+const URN_SQL_3: &str = include_str!("fixtures/urn-sql-3-up.sql");
 
-/// `install` brings an older install up to date in place: a database holding revision 2 with
-/// a keyed table of its pattern (`urn_key` domain column) and array columns of both domains
-/// gets revision 3's constraints and functions; every stored key stays what the parser says,
-/// the unique index passes amcheck, and equivalent spellings still meet the stored rows. A
-/// revision 1 install (older constraints, another version comment) is upgraded too.
+/// `install` brings an older install up to date in place: a database holding revision 2 or 3
+/// with a keyed table of revision 2's pattern (`urn_key` domain column) and array columns of
+/// both domains gets this revision's constraints and functions; every stored key stays what
+/// the parser says, the unique index passes amcheck, and equivalent spellings still meet the
+/// stored rows. A revision 1 install (older constraints, another version comment) is upgraded
+/// too.
 #[tokio::test]
 async fn install_upgrades_an_older_install() {
     let Some(db) = Db::new("upgrade").await else {
@@ -867,8 +870,35 @@ async fn install_upgrades_an_older_install() {
         db.drop_schema().await;
         return;
     }
+    for (revision, sql) in [("urn-sql 2:", URN_SQL_2), ("urn-sql 3:", URN_SQL_3)] {
+        upgrade_from(&db, revision, sql).await;
+    }
+
+    // Revision 1: the version comment of the first release, before the named constraints.
+    db.pool
+        .execute(
+            "ALTER DOMAIN urn DROP CONSTRAINT urn_syntax; \
+             COMMENT ON DOMAIN urn IS 'urn-sql 1: RFC 8141 URN'",
+        )
+        .await
+        .unwrap();
+    install(&db.pool).await.unwrap();
+    let restored: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM pg_constraint WHERE contypid = to_regtype('urn') \
+         AND conname = 'urn_syntax' AND convalidated",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(restored, 1);
+    db.drop_schema().await;
+}
+
+/// Installs `sql` (an earlier revision, whose domain comment starts with `revision`) in a new
+/// schema, fills a keyed table, installs this revision over it and checks every stored key.
+async fn upgrade_from(db: &Db, revision: &str, sql: &str) {
     let url = support::postgres_url().unwrap();
-    let schema = support::schema_name("upgrade_v2");
+    let schema = support::schema_name("upgrade_old");
     db.admin
         .execute(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
         .await
@@ -881,8 +911,9 @@ async fn install_upgrades_an_older_install() {
         .connect_with(options)
         .await
         .unwrap();
-    // Revision 2 and a table of its pattern, filled with the corpus's valid URNs.
-    pool.execute(sqlx::AssertSqlSafe(format!("BEGIN; {} COMMIT;", URN_SQL_2)))
+    // The old revision and a table of revision 2's pattern, filled with the corpus's valid
+    // URNs.
+    pool.execute(sqlx::AssertSqlSafe(format!("BEGIN; {sql} COMMIT;")))
         .await
         .unwrap();
     pool.execute(
@@ -921,11 +952,11 @@ async fn install_upgrades_an_older_install() {
             .await
             .unwrap()
     };
-    assert!(version(pool.clone()).await.starts_with("urn-sql 2:"));
+    assert!(version(pool.clone()).await.starts_with(revision));
 
     install(&pool).await.unwrap();
 
-    assert!(version(pool.clone()).await.starts_with("urn-sql 3:"));
+    assert!(version(pool.clone()).await.starts_with("urn-sql 4:"));
     let constraints: Vec<String> = sqlx::query_scalar(
         "SELECT conname::text FROM pg_constraint \
          WHERE contypid IN ('urn'::regtype, 'urn_key'::regtype) ORDER BY conname",
@@ -978,25 +1009,6 @@ async fn install_upgrades_an_older_install() {
         .execute(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
         .await
         .unwrap();
-
-    // Revision 1: the version comment of the first release, before the named constraints.
-    db.pool
-        .execute(
-            "ALTER DOMAIN urn DROP CONSTRAINT urn_syntax; \
-             COMMENT ON DOMAIN urn IS 'urn-sql 1: RFC 8141 URN'",
-        )
-        .await
-        .unwrap();
-    install(&db.pool).await.unwrap();
-    let restored: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM pg_constraint WHERE contypid = to_regtype('urn') \
-         AND conname = 'urn_syntax' AND convalidated",
-    )
-    .fetch_one(&db.pool)
-    .await
-    .unwrap();
-    assert_eq!(restored, 1);
-    db.drop_schema().await;
 }
 
 /// The functions work whatever the session's search_path: a restore (pg_dump sets it to '')

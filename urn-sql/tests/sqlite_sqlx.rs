@@ -58,7 +58,7 @@ async fn functions_and_guards_agree_with_the_parser_on_every_input() {
     let pool = memory().await;
     pool.execute(sqlx::AssertSqlSafe(format!(
         "CREATE TABLE guarded (urn TEXT NOT NULL {})",
-        urn_sql::sqlite::urn_guards("urn")
+        urn_sql::sqlite::urn_guards("urn").unwrap()
     )))
     .await
     .unwrap();
@@ -196,7 +196,7 @@ async fn guards_name_the_broken_rule() {
     let pool = memory().await;
     pool.execute(sqlx::AssertSqlSafe(format!(
         "CREATE TABLE see_also (urn TEXT NOT NULL {})",
-        urn_sql::sqlite::urn_guards("urn")
+        urn_sql::sqlite::urn_guards("urn").unwrap()
     )))
     .await
     .unwrap();

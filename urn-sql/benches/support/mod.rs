@@ -61,3 +61,38 @@ pub(crate) fn median(mut runs: Vec<Duration>) -> Duration {
     runs.sort();
     runs[runs.len() / 2]
 }
+
+/// URNs of 8 KiB and exactly 65,536 bytes (the length policy) of each shape the functions loop
+/// over, named: `%XX` escapes, plain characters, long r-, q- and f-components, `%XX` with a
+/// fault at the end, and `%XX` with an upper-case NID (valid, but no key). Shared with the
+/// security tests' linear-time check.
+pub(crate) fn long_inputs() -> Vec<(&'static str, usize, String)> {
+    let mut out = Vec::new();
+    for len in [8_192, 65_536] {
+        let fill = |prefix: &str, unit: &str| {
+            let mut text = prefix.to_owned();
+            while text.len() + unit.len() <= len {
+                text.push_str(unit);
+            }
+            while text.len() < len {
+                text.push('a');
+            }
+            text
+        };
+        let escapes = fill("urn:example:", "%4a");
+        let mut broken = escapes.clone();
+        broken.replace_range(len - 3.., "%4g");
+        let mut upper = escapes.clone();
+        upper.replace_range(4..11, "EXAMPLE");
+        out.extend([
+            ("%XX", len, escapes),
+            ("plain", len, fill("urn:example:", "aB")),
+            ("r-component", len, fill("urn:example:a?+", "r?")),
+            ("q-component", len, fill("urn:example:a?=", "q=")),
+            ("f-component", len, fill("urn:example:a#", "f/")),
+            ("%XX, fault at the end", len, broken),
+            ("%XX, upper-case NID", len, upper),
+        ]);
+    }
+    out
+}

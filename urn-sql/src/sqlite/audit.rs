@@ -1,0 +1,138 @@
+//! [`Audit`]: finds the rows of a keyed SQLite table whose stored key is not their URN's key.
+//!
+//! SQLite has no roles: every connection computes a keyed table's generated key with the
+//! `urn_key_v1` function *it* has registered. This crate's (and the `urn-sqlite-ext`
+//! extension's) is the parser's key; a connection without one cannot write the table at all;
+//! but a program that registers a `urn_key_v1` of its own (Python's
+//! `sqlite3.Connection.create_function` allows it), or that edits the file or the schema, can
+//! store any key, and then two spellings of one URN can both be stored. The audit reads every
+//! row and recomputes each key with urn-core.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use urn_core::Urn;
+
+/// What is wrong with one row (see [`AuditFinding`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AuditProblem {
+    /// The URN column holds no valid URN: the parser's message (or that it is NULL, or not
+    /// UTF-8).
+    InvalidUrn(String),
+    /// The stored key is not the URN's key, which is this.
+    WrongKey(String),
+    /// The URN's key is the key of the URN in an earlier row (this id): the table holds two
+    /// spellings of one URN.
+    SameUrnAs(i64),
+}
+
+/// A row of a keyed table that a correct `urn_key_v1` would not have written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuditFinding {
+    /// The row's id.
+    pub id: i64,
+    /// The URN column as stored (lossily decoded if it is not UTF-8).
+    pub urn: String,
+    /// The key column as stored.
+    pub stored_key: Option<String>,
+    /// What is wrong.
+    pub problem: AuditProblem,
+}
+
+impl fmt::Display for AuditFinding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stored = self.stored_key.as_deref().unwrap_or("NULL");
+        match &self.problem {
+            AuditProblem::InvalidUrn(why) => {
+                write!(f, "row {}: {:?} is not a URN ({why})", self.id, self.urn)
+            }
+            AuditProblem::WrongKey(key) => write!(
+                f,
+                "row {}: stored key {stored:?} is not the key of {:?}, which is {key:?}",
+                self.id, self.urn
+            ),
+            AuditProblem::SameUrnAs(id) => write!(
+                f,
+                "row {}: {:?} is the URN of row {id} in another spelling",
+                self.id, self.urn
+            ),
+        }
+    }
+}
+
+/// Collects [`AuditFinding`]s over the rows of a keyed table, fed in id order (what
+/// [`UrnTable::audit_sql`](crate::UrnTable::audit_sql) selects). The client helpers
+/// (`urn_sql::rusqlite::audit`, `urn_sql::sqlx::sqlite::audit`, `urn_sql::diesel::sqlite::audit`)
+/// run the query and feed it.
+///
+/// ```
+/// use urn_sql::sqlite::{Audit, AuditProblem};
+/// let mut audit = Audit::new();
+/// audit.row(1, Some(b"urn:isbn:0395363411"), Some(b"urn:isbn:0395363411"));
+/// // Written by a connection whose urn_key_v1 only lower-cased:
+/// audit.row(2, Some(b"URN:ISBN:0-395-36341-1"), Some(b"urn:isbn:0-395-36341-1"));
+/// let findings = audit.finish();
+/// assert_eq!(findings.len(), 2);
+/// assert_eq!(findings[0].problem, AuditProblem::WrongKey("urn:isbn:0395363411".into()));
+/// assert_eq!(findings[1].problem, AuditProblem::SameUrnAs(1));
+/// ```
+#[derive(Debug, Default)]
+pub struct Audit {
+    /// Each URN key seen, with the first row that has it.
+    first_with_key: HashMap<String, i64>,
+    findings: Vec<AuditFinding>,
+}
+
+impl Audit {
+    /// An audit with no rows yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Checks one row: its id, URN column and key column, as bytes (any storage class reads as
+    /// bytes with `CAST(… AS BLOB)`; NULL as `None`).
+    pub fn row(&mut self, id: i64, urn: Option<&[u8]>, stored_key: Option<&[u8]>) {
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        let stored_key = stored_key.map(text);
+        let finding = |urn: String, problem| AuditFinding {
+            id,
+            urn,
+            stored_key: stored_key.clone(),
+            problem,
+        };
+        let Some(urn) = urn else {
+            let problem = AuditProblem::InvalidUrn("NULL".into());
+            self.findings.push(finding(String::new(), problem));
+            return;
+        };
+        let parsed = std::str::from_utf8(urn)
+            .map_err(|e| format!("not UTF-8: {e}"))
+            .and_then(|s| Urn::parse(s).map_err(|e| e.to_string()));
+        let key = match parsed {
+            Ok(parsed) => parsed.key().into_string(),
+            Err(why) => {
+                self.findings
+                    .push(finding(text(urn), AuditProblem::InvalidUrn(why)));
+                return;
+            }
+        };
+        if stored_key.as_deref() != Some(key.as_str()) {
+            self.findings
+                .push(finding(text(urn), AuditProblem::WrongKey(key.clone())));
+        }
+        match self.first_with_key.get(&key) {
+            Some(&first) => self
+                .findings
+                .push(finding(text(urn), AuditProblem::SameUrnAs(first))),
+            None => {
+                self.first_with_key.insert(key, id);
+            }
+        }
+    }
+
+    /// The findings, in row order (a row may have two: a wrong key and a URN stored before).
+    pub fn finish(self) -> Vec<AuditFinding> {
+        self.findings
+    }
+}

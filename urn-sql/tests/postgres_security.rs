@@ -1,0 +1,1048 @@
+//! The PostgreSQL install against the roles it shares a database with (SECURITY.md's threat
+//! model). Each test makes its own database, where `public` is what it is in a real one, and
+//! its own roles: an administrator who installs, an attacker who may create objects in
+//! `public` (PostgreSQL 14's default), a writer with the default search_path. Runs against the
+//! portable SQL, or the urn_pg extension with `URN_SQL_BACKEND=urn_pg`. Needs `DATABASE_URL`
+//! (skipped without it, a failure under `CI=true`).
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::str::FromStr;
+
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgPoolOptions};
+use sqlx::{AssertSqlSafe, Connection, Executor, PgPool};
+use support::Backend;
+use urn_sql::sqlx::postgres::{find, insert_or_get};
+use urn_sql::{Dialect, Urn, UrnTable};
+
+/// urn_pg's install script: its SQL-bodied objects are held to the same rules.
+const URN_PG_SQL: &str = include_str!("../../urn-pg/sql/urn_pg.sql");
+
+/// A database of its own for one test, with roles of its own; dropped (roles too) by
+/// [`Scratch::drop`].
+struct Scratch {
+    name: String,
+    server: PgPool,
+    options: PgConnectOptions,
+    roles: Vec<String>,
+}
+
+impl Scratch {
+    /// A new database holding urn-sql's objects in `public`: the portable SQL installed by the
+    /// administrator (the connecting superuser), or `CREATE EXTENSION urn_pg`.
+    async fn new(test: &str) -> Option<Scratch> {
+        let url = support::postgres_url()?;
+        let name = support::schema_name(test);
+        let server = PgPoolOptions::new()
+            .max_connections(1)
+            .connect(&url)
+            .await
+            .unwrap();
+        server
+            .execute(AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .await
+            .unwrap();
+        let options = PgConnectOptions::from_str(&url).unwrap().database(&name);
+        Some(Scratch {
+            name,
+            server,
+            options,
+            roles: Vec::new(),
+        })
+    }
+
+    /// Installs urn-sql's objects as the administrator.
+    async fn install(&self) {
+        let mut admin = self.admin().await;
+        match support::backend() {
+            Backend::Portable => run_up(&mut admin).await.unwrap(),
+            Backend::UrnPg => {
+                admin.execute("CREATE EXTENSION urn_pg").await.unwrap();
+            }
+        }
+    }
+
+    /// A connection as the administrator (the superuser of `DATABASE_URL`).
+    async fn admin(&self) -> PgConnection {
+        PgConnection::connect_with(&self.options).await.unwrap()
+    }
+
+    /// A new role (NOLOGIN; connections take it with SET ROLE), with USAGE on `public`, and
+    /// CREATE there too when `create` says so.
+    async fn role(&mut self, what: &str, create: bool) -> String {
+        let role = support::schema_name(what);
+        let mut admin = self.admin().await;
+        admin
+            .execute(AssertSqlSafe(format!(
+                "CREATE ROLE {role} NOLOGIN; GRANT USAGE ON SCHEMA public TO {role};{}",
+                if create {
+                    format!(" GRANT CREATE ON SCHEMA public TO {role};")
+                } else {
+                    String::new()
+                }
+            )))
+            .await
+            .unwrap();
+        self.roles.push(role.clone());
+        role
+    }
+
+    /// A connection acting as `role`, with the server's default search_path.
+    async fn as_role(&self, role: &str) -> PgConnection {
+        let mut conn = self.admin().await;
+        conn.execute(AssertSqlSafe(format!("SET ROLE {role}")))
+            .await
+            .unwrap();
+        conn
+    }
+
+    async fn drop(self) {
+        self.server
+            .execute(AssertSqlSafe(format!(
+                "DROP DATABASE {} WITH (FORCE)",
+                self.name
+            )))
+            .await
+            .unwrap();
+        for role in &self.roles {
+            self.server
+                .execute(AssertSqlSafe(format!("DROP ROLE {role}")))
+                .await
+                .unwrap();
+        }
+    }
+}
+
+/// Runs the portable install in one transaction on `conn` (as `install` does on a pool).
+async fn run_up(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
+    let mut tx = conn.begin().await?;
+    tx.execute(sqlx::raw_sql(urn_sql::postgres::UP)).await?;
+    tx.commit().await
+}
+
+/// The names written as function calls and the operators in `sql`, outside comments and
+/// quoted literals. Dollar-quoted text is read as code: it holds the functions' bodies and the
+/// domains' CHECKs. A name after a `.` counts by itself (`pg_catalog.lower(` is `lower`).
+fn calls_and_operators(sql: &str) -> (BTreeSet<String>, BTreeSet<String>) {
+    const OPERATOR_CHARS: &[u8] = b"+-*/<>=~!@#%^&|?";
+    let b = sql.as_bytes();
+    let (mut calls, mut operators) = (BTreeSet::new(), BTreeSet::new());
+    let mut i = 0;
+    // Skips a quoted literal starting at `i` (its opening quote), E'' literals with escapes.
+    let skip_literal = |mut i: usize, escapes: bool| {
+        i += 1;
+        while i < b.len() {
+            match b[i] {
+                b'\\' if escapes => i += 2,
+                b'\'' if b.get(i + 1) == Some(&b'\'') => i += 2,
+                b'\'' => return i + 1,
+                _ => i += 1,
+            }
+        }
+        i
+    };
+    while i < b.len() {
+        let c = b[i];
+        if c == b'-' && b.get(i + 1) == Some(&b'-') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if c == b'\'' {
+            i = skip_literal(i, false);
+        } else if c == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += 1;
+            }
+            i += 1;
+        } else if c == b'$' {
+            // A dollar-quote tag ($fn$, $$), or a parameter ($1): skipped either way.
+            i += 1;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            if b.get(i) == Some(&b'$') {
+                i += 1;
+            }
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let word = sql[start..i].to_ascii_lowercase();
+            if b.get(i) == Some(&b'\'') {
+                // E'...', x'...', b'...': a literal with a prefix.
+                i = skip_literal(i, word == "e");
+                continue;
+            }
+            let mut j = i;
+            while j < b.len() && b[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            if b.get(j) == Some(&b'(') {
+                calls.insert(word);
+            }
+        } else if c.is_ascii_digit() {
+            while i < b.len() && b[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+        } else if OPERATOR_CHARS.contains(&c) {
+            let start = i;
+            while i < b.len()
+                && OPERATOR_CHARS.contains(&b[i])
+                && !(b[i] == b'-' && b.get(i + 1) == Some(&b'-'))
+            {
+                i += 1;
+            }
+            operators.insert(sql[start..i].to_owned());
+        } else {
+            i += 1;
+        }
+    }
+    // Constructs that apply operators the text does not spell.
+    let lower = sql.to_ascii_lowercase();
+    let implied = [
+        (" in (", "="),
+        ("case ", "="),
+        ("is distinct from", "="),
+        ("not in (", "<>"),
+        ("between", ">="),
+        ("between", "<="),
+    ];
+    for (construct, operator) in implied {
+        if lower.contains(construct) {
+            operators.insert(operator.to_owned());
+        }
+    }
+    (calls, operators)
+}
+
+/// Every SQL text the database runs for urn-sql: the install (portable and urn_pg), the tables'
+/// DDL and the helpers' statements.
+fn all_sql() -> String {
+    let plain = UrnTable::new("items").unwrap();
+    let parted = UrnTable::new("parted")
+        .unwrap()
+        .hash_partitioned(2)
+        .unwrap();
+    let mut sql = format!("{}\n{URN_PG_SQL}\n", urn_sql::postgres::UP);
+    for table in [&plain, &parted] {
+        sql.push_str(&table.create_sql(Dialect::Postgres));
+        sql.push_str(&table.insert_or_get_sql(Dialect::Postgres));
+        sql.push_str(&table.find_sql(Dialect::Postgres));
+    }
+    sql
+}
+
+/// The table the planted objects write to when they run, readable and writable by anyone.
+const PLANTED_CALLS: &str = "CREATE SCHEMA audit; GRANT USAGE ON SCHEMA audit TO PUBLIC; \
+     CREATE TABLE audit.planted_calls (call text, by_role name); \
+     GRANT SELECT, INSERT ON audit.planted_calls TO PUBLIC";
+
+/// The statements with which `attacker` plants, in `public`, a function for each built-in the
+/// SQL calls and an operator for each operator it writes, taking the domains `urn` and
+/// `urn_key` (and for operators, every pair of the types the SQL's operands have that
+/// pg_catalog has no exact operator for). Each logs its call with the role running it to
+/// `audit.planted_calls`, then does what the built-in does, so nothing else changes.
+async fn plants(conn: &mut PgConnection) -> Vec<String> {
+    let (calls, operators) = calls_and_operators(&all_sql());
+    let mut statements = Vec::new();
+    // Functions: every pg_catalog overload with a text parameter, with the domains instead.
+    let overloads: Vec<(String, Vec<String>, String)> = sqlx::query_as(
+        "SELECT p.proname::text, array_agg(format_type(t.oid, NULL) ORDER BY a.n), \
+                format_type(p.prorettype, NULL) \
+         FROM pg_proc p, unnest(p.proargtypes) WITH ORDINALITY AS a(typ, n) \
+         JOIN pg_type t ON t.oid = a.typ \
+         WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname = ANY($1) \
+           AND p.prokind = 'f' AND NOT p.proretset AND p.provariadic = 0 \
+           AND (SELECT typtype FROM pg_type WHERE oid = p.prorettype) <> 'p' \
+         GROUP BY p.oid HAVING bool_and(t.typtype <> 'p') AND bool_or(t.oid = 'text'::regtype)",
+    )
+    .bind(calls.iter().cloned().collect::<Vec<_>>())
+    .fetch_all(&mut *conn)
+    .await
+    .unwrap();
+    let mut planted = BTreeSet::new();
+    for (name, args, returns) in &overloads {
+        for domain in ["urn", "urn_key"] {
+            let params: Vec<String> = args
+                .iter()
+                .map(|a| {
+                    if a == "text" {
+                        domain.to_owned()
+                    } else {
+                        a.clone()
+                    }
+                })
+                .collect();
+            if !planted.insert((name.clone(), params.clone())) {
+                continue;
+            }
+            // The domains live in public; built-in types are named as format_type names them.
+            let declared: Vec<String> = params
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    if t.starts_with("urn") {
+                        format!("a{i} public.{t}")
+                    } else {
+                        format!("a{i} {t}")
+                    }
+                })
+                .collect();
+            let passed: Vec<String> = params
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    if t == domain {
+                        format!("a{i}::text")
+                    } else {
+                        format!("a{i}")
+                    }
+                })
+                .collect();
+            statements.push(format!(
+                "CREATE FUNCTION public.{q}({decl}) RETURNS {returns} LANGUAGE plpgsql AS $p$ \
+                 BEGIN INSERT INTO audit.planted_calls VALUES ('{name}({sig})', current_user); \
+                 RETURN pg_catalog.{q}({pass}); END $p$",
+                q = quote(name),
+                decl = declared.join(", "),
+                sig = params.join(", "),
+                pass = passed.join(", "),
+            ));
+        }
+    }
+    // Operators: each pair of operand types in which a domain stands, or that pg_catalog
+    // resolves only through a cast.
+    let types = ["urn", "urn_key", "text", "integer", "bigint", "boolean"];
+    let base = |t: &str| if t.starts_with("urn") { "text" } else { t }.to_owned();
+    let mut n = 0;
+    for op in &operators {
+        for left in types {
+            for right in types {
+                let exact: bool = sqlx::query_scalar(
+                    "SELECT EXISTS (SELECT FROM pg_operator WHERE oprname = $1 \
+                     AND oprnamespace = 'pg_catalog'::regnamespace \
+                     AND oprleft = $2::regtype AND oprright = $3::regtype)",
+                )
+                .bind(op)
+                .bind(left)
+                .bind(right)
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap_or(true);
+                if exact && !left.starts_with("urn") && !right.starts_with("urn") {
+                    continue;
+                }
+                let probe = format!(
+                    "SELECT format_type(pg_typeof(NULL::{} OPERATOR(pg_catalog.{op}) NULL::{}), NULL)",
+                    base(left),
+                    base(right)
+                );
+                let Ok(returns) = sqlx::query_scalar::<_, String>(AssertSqlSafe(probe))
+                    .fetch_one(&mut *conn)
+                    .await
+                else {
+                    continue;
+                };
+                n += 1;
+                let domain_type = |t: &str| {
+                    if t.starts_with("urn") {
+                        format!("public.{t}")
+                    } else {
+                        t.to_owned()
+                    }
+                };
+                statements.push(format!(
+                    "CREATE FUNCTION public.planted_operator_{n}(a {l}, b {r}) RETURNS {returns} \
+                     LANGUAGE plpgsql AS $p$ BEGIN \
+                     INSERT INTO audit.planted_calls VALUES ('{left} {op} {right}', current_user); \
+                     RETURN a::{lb} OPERATOR(pg_catalog.{op}) b::{rb}; END $p$; \
+                     CREATE OPERATOR public.{op} (LEFTARG = {l}, RIGHTARG = {r}, \
+                     FUNCTION = public.planted_operator_{n})",
+                    l = domain_type(left),
+                    r = domain_type(right),
+                    lb = base(left),
+                    rb = base(right),
+                ));
+            }
+        }
+    }
+    statements
+}
+
+/// `name` double-quoted where SQL needs it (`left`, `right` are keywords).
+fn quote(name: &str) -> String {
+    format!("\"{name}\"")
+}
+
+/// The objects that urn-sql's SQL-bodied functions and the domains' constraints are bound to
+/// (functions, operators, types, collations), other than pg_catalog's and those owned by
+/// `owner` in `public`: described, for an assertion that there are none.
+const FOREIGN_BINDINGS: &str = "\
+    WITH ours AS ( \
+      SELECT 'pg_proc'::regclass AS classid, oid AS objid FROM pg_proc \
+       WHERE pronamespace = 'public'::regnamespace AND proname LIKE 'urn\\_%' \
+      UNION ALL \
+      SELECT 'pg_constraint'::regclass, c.oid FROM pg_constraint c JOIN pg_type t ON t.oid = c.contypid \
+       WHERE t.typnamespace = 'public'::regnamespace AND t.typname IN ('urn', 'urn_key')), \
+    refs AS ( \
+      SELECT d.classid, d.objid, d.refclassid, d.refobjid, \
+        CASE d.refclassid \
+          WHEN 'pg_proc'::regclass THEN (SELECT ARRAY[pronamespace, proowner] FROM pg_proc WHERE oid = d.refobjid) \
+          WHEN 'pg_operator'::regclass THEN (SELECT ARRAY[oprnamespace, oprowner] FROM pg_operator WHERE oid = d.refobjid) \
+          WHEN 'pg_type'::regclass THEN (SELECT ARRAY[typnamespace, typowner] FROM pg_type WHERE oid = d.refobjid) \
+          WHEN 'pg_collation'::regclass THEN (SELECT ARRAY[collnamespace, collowner] FROM pg_collation WHERE oid = d.refobjid) \
+        END AS place \
+      FROM pg_depend d JOIN ours USING (classid, objid) \
+      WHERE d.refclassid IN ('pg_proc'::regclass, 'pg_operator'::regclass, 'pg_type'::regclass, 'pg_collation'::regclass)) \
+    SELECT pg_describe_object(classid, objid, 0) || ' -> ' || pg_describe_object(refclassid, refobjid, 0) \
+    FROM refs \
+    WHERE place[1] <> 'pg_catalog'::regnamespace \
+      AND NOT (place[1] = 'public'::regnamespace AND place[2] = $1::regrole) \
+    ORDER BY 1";
+
+/// A connection's SQL error: SQLSTATE and message.
+fn pg_failure(err: &sqlx::Error) -> (String, String) {
+    let e = support::pg_error(err);
+    (e.code().to_owned(), e.message().to_owned())
+}
+
+/// The test's URNs: the vectors' and the generated corpus's valid URNs, one per key, each with
+/// two other spellings of it (upper-case scheme and NID; an f-component added).
+fn spelling_groups(limit: usize) -> Vec<(Urn, Vec<String>)> {
+    let mut seen = BTreeSet::new();
+    support::corpus::vector_inputs()
+        .into_iter()
+        .chain(support::corpus::generated_inputs())
+        .filter_map(|s| Urn::parse(&s).ok())
+        .filter(|u| u.as_str().len() < 2_000 && seen.insert(u.key().into_string()))
+        .take(limit)
+        .map(|u| {
+            let (nid, rest) = (
+                u.nid().to_ascii_uppercase(),
+                &u.as_str()[5 + u.nid().len()..],
+            );
+            let upper = format!("URN:{nid}:{rest}");
+            let with_f = if u.f_component().is_some() {
+                u.as_str().to_owned()
+            } else {
+                format!("{}#planted-test", u.as_str())
+            };
+            (u, vec![upper, with_f])
+        })
+        .collect()
+}
+
+/// CVE-2018-1058, tried on urn-sql: an attacker who may create objects in `public` plants a
+/// same-named function or operator for the domains for every built-in and operator the SQL
+/// uses (the list is read from the SQL text, so a new call is covered), the administrator
+/// installs again (an upgrade, an application start), and a writer with the default
+/// search_path writes equivalent spellings through the helpers, a literal INSERT (as psql
+/// would) and COPY, and invalid values. No planted code runs, every key is the parser's, one
+/// row per key, errors are the parser's; no SQL-bodied function or constraint is bound to an
+/// object outside pg_catalog and urn-sql's own. Then the attacker adds overloads of urn-sql's
+/// own function names (text parameters): the helpers, casting their arguments, never call
+/// them, and the next install refuses to run, naming the first and its owner.
+#[tokio::test]
+async fn planted_functions_and_operators_never_run() {
+    let Some(mut db) = Scratch::new("planted").await else {
+        return;
+    };
+    db.install().await;
+    let attacker = db.role("urn_attacker", true).await;
+    let writer = db.role("urn_writer", false).await;
+    let mut admin = db.admin().await;
+    admin.execute(PLANTED_CALLS).await.unwrap();
+
+    let mut conn = db.as_role(&attacker).await;
+    let statements = plants(&mut conn).await;
+    assert!(statements.len() > 100, "{} plants", statements.len());
+    for statement in &statements {
+        conn.execute(AssertSqlSafe(statement.as_str()))
+            .await
+            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+    }
+    // The administrator installs again over the planted objects (binding anything it binds
+    // now), then makes the tables.
+    run_up(&mut admin).await.unwrap();
+    let plain = UrnTable::new("items").unwrap();
+    let parted = UrnTable::new("parted")
+        .unwrap()
+        .hash_partitioned(4)
+        .unwrap();
+    for table in [&plain, &parted] {
+        admin
+            .execute(AssertSqlSafe(format!(
+                "{} GRANT SELECT, INSERT, UPDATE ON {} TO {writer};",
+                table.create_sql(Dialect::Postgres),
+                table.qualified_name()
+            )))
+            .await
+            .unwrap();
+    }
+
+    // The writer: every spelling through insert_or_get and find, literal INSERTs and COPY.
+    let mut conn = db.as_role(&writer).await;
+    let groups = spelling_groups(300);
+    for table in [&plain, &parted] {
+        for (urn, others) in &groups {
+            let first = insert_or_get(&mut conn, table, urn).await.unwrap();
+            assert!(first.inserted, "{urn}");
+            for other in others {
+                let again = insert_or_get(&mut conn, table, &other.parse().unwrap())
+                    .await
+                    .unwrap();
+                assert_eq!((again.id, again.inserted), (first.id, false), "{other}");
+                let found = find(&mut conn, table, &other.parse().unwrap())
+                    .await
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(found.id, first.id, "{other}");
+            }
+        }
+    }
+    for (urn, others) in groups.iter().take(50) {
+        let literal = others[0].replace('\'', "''");
+        conn.execute(AssertSqlSafe(format!(
+            "INSERT INTO items (urn) VALUES ('{literal}') ON CONFLICT DO NOTHING"
+        )))
+        .await
+        .unwrap_or_else(|e| panic!("{urn}: {e}"));
+    }
+    let mut copy = conn
+        .copy_in_raw("COPY items (urn) FROM STDIN")
+        .await
+        .unwrap();
+    copy.send(b"urn:example:copied-after-planting\n".as_slice())
+        .await
+        .unwrap();
+    copy.finish().await.unwrap();
+    for (text, constraint) in [
+        ("urn:example:a%zz", "urn_syntax"),
+        ("URN:ISBN:0-395-36341-1", "urn_key_canonical"),
+    ] {
+        let domain = if constraint == "urn_syntax" {
+            "urn"
+        } else {
+            "urn_key"
+        };
+        let err = sqlx::query(AssertSqlSafe(format!("SELECT $1::text::{domain}")))
+            .bind(text)
+            .execute(&mut conn)
+            .await
+            .unwrap_err();
+        let expected = if domain == "urn" {
+            Urn::parse(text).unwrap_err().to_string()
+        } else {
+            urn_sql::UrnKey::parse(text).unwrap_err().to_string()
+        };
+        assert_eq!(pg_failure(&err), ("23514".to_owned(), expected), "{text}");
+    }
+
+    // Nothing planted ran; every stored key is the parser's, once.
+    let ran: Vec<(String, String)> =
+        sqlx::query_as("SELECT call, by_role::text FROM audit.planted_calls ORDER BY 1")
+            .fetch_all(&mut admin)
+            .await
+            .unwrap();
+    assert!(ran.is_empty(), "planted code ran: {ran:?}");
+    for table in ["items", "parted"] {
+        let rows: Vec<(String, String)> = sqlx::query_as(AssertSqlSafe(format!(
+            "SELECT urn::text, urn_key FROM {table} ORDER BY id"
+        )))
+        .fetch_all(&mut admin)
+        .await
+        .unwrap();
+        let keys: BTreeSet<&str> = rows.iter().map(|(_, k)| k.as_str()).collect();
+        assert_eq!(keys.len(), rows.len(), "{table}: one row per key");
+        for (urn, key) in &rows {
+            assert_eq!(
+                key,
+                Urn::parse(urn).unwrap().key().as_str(),
+                "{table}: {urn}"
+            );
+        }
+    }
+    let admin_role: String = sqlx::query_scalar("SELECT current_user::text")
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+    let foreign: Vec<String> = sqlx::query_scalar(FOREIGN_BINDINGS)
+        .bind(&admin_role)
+        .fetch_all(&mut admin)
+        .await
+        .unwrap();
+    assert!(foreign.is_empty(), "bound to planted objects: {foreign:#?}");
+
+    // Overloads of urn-sql's own names, taking text: the helpers cast, so never reach them.
+    let mut conn = db.as_role(&attacker).await;
+    for (name, params) in [
+        ("urn_key_v1", "text"),
+        ("urn_key_v1_inline", "text"),
+        ("urn_key_index", "varchar"),
+        ("urn_nid", "text"),
+        ("urn_rfc8141_key", "text"),
+    ] {
+        conn.execute(AssertSqlSafe(format!(
+            "CREATE FUNCTION public.{name}(a {params}) RETURNS text LANGUAGE plpgsql AS $p$ \
+             BEGIN INSERT INTO audit.planted_calls VALUES ('{name}({params})', current_user); \
+             RETURN 'urn:planted:x'; END $p$"
+        )))
+        .await
+        .unwrap();
+    }
+    let mut conn = db.as_role(&writer).await;
+    for table in [&plain, &parted] {
+        for (urn, others) in groups.iter().take(20) {
+            let again = insert_or_get(&mut conn, table, &others[1].parse().unwrap())
+                .await
+                .unwrap();
+            assert!(!again.inserted, "{urn}");
+            assert!(find(&mut conn, table, urn).await.unwrap().is_some());
+        }
+    }
+    let ran: i64 = sqlx::query_scalar("SELECT count(*) FROM audit.planted_calls")
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+    assert_eq!(ran, 0);
+    if support::backend() == Backend::Portable {
+        let err = run_up(&mut admin).await.unwrap_err();
+        let (code, message) = pg_failure(&err);
+        assert_eq!(code, "42501", "{message}");
+        assert!(
+            message.contains("function public.urn_key_index(character varying) is owned by")
+                && message.contains(&attacker),
+            "{message}"
+        );
+    }
+    drop(admin);
+    db.drop().await;
+}
+
+/// The installer relies on nothing it did not make: a domain `urn` another role made (with
+/// urn-sql's comment, and no CHECK) or a function of the install's names another role owns
+/// stops it, naming the object and its owner; a type of that name that is no domain over text
+/// stops it too. (Revision 3 adopted the domain and accepted `'not a urn at all'::urn`.) With
+/// urn_pg, `CREATE EXTENSION` refuses the same domain.
+#[tokio::test]
+async fn the_installer_refuses_objects_another_role_made() {
+    let Some(mut db) = Scratch::new("refuses").await else {
+        return;
+    };
+    let attacker = db.role("urn_attacker", true).await;
+    let mut conn = db.as_role(&attacker).await;
+    conn.execute(
+        "CREATE DOMAIN public.urn AS text; \
+         COMMENT ON DOMAIN public.urn IS 'urn-sql 3: RFC 8141 URN, at most 65536 bytes'",
+    )
+    .await
+    .unwrap();
+    let mut admin = db.admin().await;
+    let outcome = match support::backend() {
+        Backend::Portable => run_up(&mut admin).await,
+        Backend::UrnPg => admin.execute("CREATE EXTENSION urn_pg").await.map(|_| ()),
+    };
+    let (code, message) = pg_failure(&outcome.unwrap_err());
+    assert_eq!(code, "42501", "{message}");
+    assert!(
+        message.contains("type public.urn is owned by") && message.contains(&attacker),
+        "{message}"
+    );
+    conn.execute("DROP DOMAIN public.urn").await.unwrap();
+
+    if support::backend() == Backend::Portable {
+        conn.execute(
+            "CREATE FUNCTION public.urn_check(v text) RETURNS text LANGUAGE sql RETURN NULL",
+        )
+        .await
+        .unwrap();
+        let (code, message) = pg_failure(&run_up(&mut admin).await.unwrap_err());
+        assert_eq!(code, "42501", "{message}");
+        assert!(
+            message.contains("function public.urn_check(text) is owned by")
+                && message.contains(&attacker),
+            "{message}"
+        );
+        conn.execute("DROP FUNCTION public.urn_check(text)")
+            .await
+            .unwrap();
+        // A type of the name that the administrator made, but no domain over text.
+        admin
+            .execute("CREATE DOMAIN urn_key AS varchar")
+            .await
+            .unwrap();
+        let (code, message) = pg_failure(&run_up(&mut admin).await.unwrap_err());
+        assert_eq!(code, "42809", "{message}");
+        assert!(message.contains("type public.urn_key"), "{message}");
+        admin.execute("DROP DOMAIN urn_key").await.unwrap();
+        run_up(&mut admin).await.unwrap();
+        let err = sqlx::query("SELECT 'not a urn at all'::urn")
+            .execute(&mut admin)
+            .await
+            .unwrap_err();
+        assert_eq!(pg_failure(&err).0, "23514");
+    }
+    drop((conn, admin));
+    db.drop().await;
+}
+
+/// The domains' constraints are kept only when they are this revision's by their bound
+/// expression, not by the comment: an install made while a planted `strpos(text, text)` came
+/// first on the installer's search_path (revision 3 bound its CHECK to it) is replaced, and so
+/// is a constraint someone added; then no constraint refers to a planted object, and checking
+/// a value calls none.
+#[tokio::test]
+async fn constraints_are_checked_by_what_they_are_bound_to() {
+    let Some(mut db) = Scratch::new("constraints").await else {
+        return;
+    };
+    if support::backend() == Backend::UrnPg {
+        db.drop().await;
+        return;
+    }
+    let attacker = db.role("urn_attacker", true).await;
+    let mut admin = db.admin().await;
+    admin.execute(PLANTED_CALLS).await.unwrap();
+    let mut conn = db.as_role(&attacker).await;
+    conn.execute(
+        "CREATE FUNCTION public.strpos(a text, b text) RETURNS integer LANGUAGE plpgsql AS $p$ \
+         BEGIN INSERT INTO audit.planted_calls VALUES ('strpos(text, text)', current_user); \
+         RETURN pg_catalog.strpos(a, b); END $p$",
+    )
+    .await
+    .unwrap();
+    // Revision 3, installed with public ahead of pg_catalog: its CHECK binds that strpos.
+    let revision3 = include_str!("fixtures/urn-sql-3-up.sql");
+    admin
+        .execute(AssertSqlSafe(format!(
+            "BEGIN; SET LOCAL search_path = public, pg_catalog; {revision3} COMMIT;"
+        )))
+        .await
+        .unwrap();
+    let admin_role: String = sqlx::query_scalar("SELECT current_user::text")
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+    let foreign: Vec<String> = sqlx::query_scalar(FOREIGN_BINDINGS)
+        .bind(&admin_role)
+        .fetch_all(&mut admin)
+        .await
+        .unwrap();
+    assert!(
+        foreign.iter().any(|f| f.contains("strpos")),
+        "the setup should bind the planted strpos: {foreign:?}"
+    );
+    admin
+        .execute("ALTER DOMAIN urn_key ADD CONSTRAINT added_by_hand CHECK (true)")
+        .await
+        .unwrap();
+
+    run_up(&mut admin).await.unwrap();
+
+    let foreign: Vec<String> = sqlx::query_scalar(FOREIGN_BINDINGS)
+        .bind(&admin_role)
+        .fetch_all(&mut admin)
+        .await
+        .unwrap();
+    assert!(foreign.is_empty(), "{foreign:#?}");
+    let constraints: Vec<String> = sqlx::query_scalar(
+        "SELECT conname::text FROM pg_constraint \
+         WHERE contypid IN ('urn'::regtype, 'urn_key'::regtype) ORDER BY 1",
+    )
+    .fetch_all(&mut admin)
+    .await
+    .unwrap();
+    assert_eq!(constraints, ["urn_key_canonical", "urn_syntax"]);
+    admin
+        .execute("SELECT 'urn:example:a%2Cb'::urn, 'urn:example:a'::urn_key")
+        .await
+        .unwrap();
+    let ran: i64 = sqlx::query_scalar("SELECT count(*) FROM audit.planted_calls")
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+    assert_eq!(ran, 0);
+    drop((conn, admin));
+    db.drop().await;
+}
+
+/// What a session can set does not change an answer or an error: each function and both
+/// domains, on valid and invalid input (a backslash, quotes, a tab, non-ASCII), give the same
+/// value or the same SQLSTATE and message under `standard_conforming_strings = off` (revision
+/// 3 failed with 42601), an empty or pg_catalog-only search_path, PL/pgSQL's extra checks and
+/// other client settings; and the portable install made under such settings behaves the same.
+#[tokio::test]
+async fn session_settings_change_no_answer() {
+    let Some(db) = Scratch::new("settings").await else {
+        return;
+    };
+    db.install().await;
+    let inputs = [
+        "URN:ISBN:0-395-36341-1",
+        "urn:example:a%2c%2fb%3A?+r?=q#f",
+        "urn:ISSN:0317-847x",
+        "urn:example:a\\b",
+        "urn:example:a'b",
+        "urn:example:a\"b",
+        "urn:example:a\tb",
+        "urn:example:caf\u{e9}",
+        "urn:example:a%zz",
+        "URN:example:A",
+        "urn:example:a?b",
+    ];
+    let expressions = [
+        "public.urn_check($1)",
+        "public.urn_valid($1)::text",
+        "public.urn_key_v1($1::public.urn)",
+        "public.urn_rfc8141_key($1::public.urn)",
+        "public.urn_nid($1::public.urn) || ' ' || public.urn_nss($1::public.urn)",
+        "public.urn_key_index(public.urn_key_v1($1::public.urn))",
+        "$1::public.urn_key::text",
+    ];
+    let mut admin = db.admin().await;
+    admin
+        .execute(
+            "CREATE TABLE public.keyed (urn public.urn NOT NULL, \
+             urn_key text GENERATED ALWAYS AS (public.urn_key_v1_inline(urn)) STORED NOT NULL)",
+        )
+        .await
+        .unwrap();
+    let answers = |settings: &'static str| {
+        let options = db.options.clone();
+        async move {
+            let mut conn = PgConnection::connect_with(&options).await.unwrap();
+            conn.execute(AssertSqlSafe(settings)).await.unwrap();
+            let mut out = Vec::new();
+            for input in inputs {
+                for expression in expressions {
+                    let got = sqlx::query_scalar::<_, Option<String>>(AssertSqlSafe(format!(
+                        "SELECT {expression}"
+                    )))
+                    .bind(input)
+                    .fetch_one(&mut conn)
+                    .await
+                    .map_err(|e| pg_failure(&e));
+                    out.push((input, expression, got));
+                }
+                let stored = sqlx::query_scalar::<_, String>(
+                    "INSERT INTO public.keyed (urn) VALUES ($1) RETURNING urn_key",
+                )
+                .bind(input)
+                .fetch_one(&mut conn)
+                .await
+                .map_err(|e| pg_failure(&e));
+                out.push((input, "stored key", stored.map(Some)));
+            }
+            conn.execute("DELETE FROM public.keyed").await.unwrap();
+            out
+        }
+    };
+    let baseline = answers("SELECT 1").await;
+    // The baseline is the parser's.
+    for (input, expression, got) in &baseline {
+        if *expression == "public.urn_check($1)" {
+            let parsed = Urn::parse(input).err().map(|e| e.to_string());
+            assert_eq!(got, &Ok(parsed), "{input}");
+        }
+    }
+    for settings in [
+        "SET standard_conforming_strings = off",
+        "SET standard_conforming_strings = off; SET escape_string_warning = off; \
+         SET backslash_quote = on",
+        "SET search_path = ''",
+        "SET search_path = pg_catalog",
+        "SET plpgsql.extra_errors = 'all'; SET plpgsql.extra_warnings = 'all'",
+        "SET plpgsql.variable_conflict = use_column",
+        "SET transform_null_equals = on; SET array_nulls = off",
+        "SET DateStyle = 'SQL, DMY'; SET IntervalStyle = sql_standard; \
+         SET bytea_output = escape; SET extra_float_digits = -15",
+        "SET client_min_messages = error; SET check_function_bodies = off",
+    ] {
+        let got = answers(settings).await;
+        assert_eq!(got, baseline, "under {settings}");
+    }
+    if support::backend() == Backend::Portable {
+        // The install itself under such settings: the same answers after it.
+        let mut conn = db.admin().await;
+        conn.execute(
+            "SET standard_conforming_strings = off; SET check_function_bodies = off; \
+             SET plpgsql.extra_errors = 'all'",
+        )
+        .await
+        .unwrap();
+        conn.execute("DROP TABLE public.keyed").await.unwrap();
+        conn.execute(AssertSqlSafe(urn_sql::postgres::DOWN))
+            .await
+            .unwrap();
+        run_up(&mut conn).await.unwrap();
+        drop(conn);
+        admin
+            .execute(
+                "CREATE TABLE public.keyed (urn public.urn NOT NULL, urn_key text \
+                 GENERATED ALWAYS AS (public.urn_key_v1_inline(urn)) STORED NOT NULL)",
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            answers("SELECT 1").await,
+            baseline,
+            "installed under settings"
+        );
+    }
+    drop(admin);
+    db.drop().await;
+}
+
+/// Every function and both domains' refusal paths are linear: valid URNs of 8 KiB and of the
+/// 64 KiB policy made of `%XX`, of plain characters and with long r-, q- and f-components, and
+/// refused values whose fault is at the end, get the parser's answers within a statement
+/// timeout of 5 seconds (a guard against a return of the quadratic loops, which took 18 to 28
+/// seconds on 64 KiB; the benchmark `extension` measures the times).
+#[tokio::test]
+async fn long_inputs_are_answered_in_linear_time() {
+    let Some(db) = Scratch::new("linear").await else {
+        return;
+    };
+    db.install().await;
+    let mut conn = db.admin().await;
+    conn.execute("SET statement_timeout = '5s'").await.unwrap();
+    for (_, _, text) in bench_support::long_inputs() {
+        let parsed = Urn::parse(&text);
+        let check: Option<String> = sqlx::query_scalar("SELECT urn_check($1)")
+            .bind(&text)
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+        assert_eq!(check, parsed.as_ref().err().map(ToString::to_string));
+        match &parsed {
+            Ok(urn) => {
+                let row: (String, String, String, String) = sqlx::query_as(
+                    "SELECT urn_key_v1($1::urn), urn_rfc8141_key($1::urn), \
+                     urn_nss($1::urn), urn_key_v1_inline(u) FROM (SELECT $1::urn AS u) s",
+                )
+                .bind(&text)
+                .fetch_one(&mut conn)
+                .await
+                .unwrap();
+                let key = urn.key().into_string();
+                assert_eq!(
+                    row,
+                    (
+                        key.clone(),
+                        urn.rfc8141_key().into_string(),
+                        urn.nss().to_owned(),
+                        key
+                    )
+                );
+                // The urn_key domain's refusal path on a long valid URN that is no key.
+                if urn.as_str() != urn.key().as_str() {
+                    let err = sqlx::query("SELECT $1::text::urn_key")
+                        .bind(&text)
+                        .execute(&mut conn)
+                        .await
+                        .unwrap_err();
+                    let expected = urn_sql::UrnKey::parse(&text).unwrap_err().to_string();
+                    assert_eq!(pg_failure(&err), ("23514".to_owned(), expected));
+                }
+            }
+            Err(e) => {
+                let err = sqlx::query("SELECT $1::text::urn")
+                    .bind(&text)
+                    .execute(&mut conn)
+                    .await
+                    .unwrap_err();
+                assert_eq!(pg_failure(&err), ("23514".to_owned(), e.to_string()));
+            }
+        }
+    }
+    drop(conn);
+    db.drop().await;
+}
+
+/// The long inputs of the `extension` bench (8 KiB and 65,536 bytes of each shape).
+#[path = "../benches/support/mod.rs"]
+mod bench_support;
+
+/// A hash-partitioned table's ids come from its identity column alone: a client cannot choose
+/// one (refused), a role granted INSERT on the URN columns only cannot even with OVERRIDING
+/// SYSTEM VALUE, and where a writer does write an id of its choosing (the table's owner, with
+/// OVERRIDING SYSTEM VALUE), `inserted` is still true only for the call that inserted the row:
+/// here the writer takes the id the sequence gives next, which made revision 3's
+/// `id = lastval()` report `inserted` for a row that existed.
+#[tokio::test]
+async fn partitioned_ids_and_inserted_cannot_be_forged() {
+    let Some(mut db) = Scratch::new("partitioned").await else {
+        return;
+    };
+    db.install().await;
+    let writer = db.role("urn_writer", false).await;
+    let mut admin = db.admin().await;
+    let table = UrnTable::new("parted")
+        .unwrap()
+        .hash_partitioned(4)
+        .unwrap();
+    admin
+        .execute(AssertSqlSafe(format!(
+            "{} GRANT SELECT, INSERT (urn, urn_key_index), UPDATE (urn) ON parted TO {writer}; \
+             GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {writer};",
+            table.create_sql(Dialect::Postgres)
+        )))
+        .await
+        .unwrap();
+    // The next id, taken by hand with a spelling of the URN inserted below.
+    let next: i64 =
+        sqlx::query_scalar("SELECT nextval(pg_get_serial_sequence('parted', 'id')) + 1")
+            .fetch_one(&mut admin)
+            .await
+            .unwrap();
+    let chosen = format!(
+        "INSERT INTO parted (id, urn, urn_key_index) VALUES ({next}, 'URN:ISBN:0-395-36341-1', \
+         urn_key_index(urn_key_v1('URN:ISBN:0-395-36341-1'::urn)))"
+    );
+    let err = admin
+        .execute(AssertSqlSafe(chosen.as_str()))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        pg_failure(&err).0,
+        "428C9",
+        "an id of the client's choosing"
+    );
+    let overriding = chosen.replace(") VALUES", ") OVERRIDING SYSTEM VALUE VALUES");
+    let mut conn = db.as_role(&writer).await;
+    let err = conn
+        .execute(AssertSqlSafe(overriding.as_str()))
+        .await
+        .unwrap_err();
+    assert_eq!(pg_failure(&err).0, "42501", "no INSERT privilege on id");
+    admin
+        .execute(AssertSqlSafe(overriding.as_str()))
+        .await
+        .unwrap();
+
+    let got = insert_or_get(&mut conn, &table, &"urn:isbn:0395363411".parse().unwrap())
+        .await
+        .unwrap();
+    assert_eq!((got.id, got.inserted), (next, false));
+    let fresh = insert_or_get(
+        &mut conn,
+        &table,
+        &"urn:isbn:0-8044-2957-X".parse().unwrap(),
+    )
+    .await
+    .unwrap();
+    assert!(fresh.inserted);
+    assert_ne!(fresh.id, next);
+    drop((conn, admin));
+    db.drop().await;
+}
