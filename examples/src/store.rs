@@ -207,9 +207,9 @@ mod tests {
         let table = urn_sql::sqlite::table_sql(&urn_sql::UrnTable::new("items").unwrap());
         let columns = table.trim_end().trim_end_matches(");").trim_end();
         assert!(SQLITE_ITEMS.contains(&format!("{columns},\n")), "{columns}");
-        assert!(
-            POSTGRES_ITEMS.contains("GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL")
-        );
-        assert!(POSTGRES_ITEMS.contains("ON items (urn_key_index(urn_key))"));
+        assert!(POSTGRES_ITEMS.contains(
+            "COLLATE \"C\" GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL"
+        ));
+        assert!(POSTGRES_ITEMS.contains("ON items ((urn_key_index(urn_key)) COLLATE \"C\")"));
     }
 }

@@ -7,10 +7,10 @@
 CREATE TABLE items (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   urn urn NOT NULL,
-  urn_key text GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL,
+  urn_key text COLLATE "C" GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL,
   title text NOT NULL,
   isbn urn CHECK (isbn IS NULL
                   OR pg_catalog.lower(pg_catalog.substr(isbn, 1, 9) COLLATE "C") = 'urn:isbn:'),
   see_also urn[] NOT NULL DEFAULT '{}'
 );
-CREATE UNIQUE INDEX items_urn_key_unique ON items (urn_key_index(urn_key));
+CREATE UNIQUE INDEX items_urn_key_unique ON items ((urn_key_index(urn_key)) COLLATE "C");

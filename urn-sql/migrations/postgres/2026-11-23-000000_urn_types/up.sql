@@ -97,10 +97,11 @@
 --
 -- Table pattern (see urn_sql::postgres::TABLE_PATTERN):
 --   urn     urn  NOT NULL,
---   urn_key text GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL
---   CREATE UNIQUE INDEX items_urn_key_unique ON items (urn_key_index(urn_key));
--- (Tables made with revision 2's pattern, `urn_key urn_key GENERATED ALWAYS AS
--- (urn_key_v1(urn))`, keep working unchanged.)
+--   urn_key text COLLATE "C" GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL
+--   CREATE UNIQUE INDEX items_urn_key_unique ON items ((urn_key_index(urn_key)) COLLATE "C");
+-- (Tables made with earlier patterns, the key in the database's collation or revision 2's
+-- `urn_key urn_key GENERATED ALWAYS AS (urn_key_v1(urn))`, keep working unchanged;
+-- `ALTER TABLE items ALTER COLUMN urn_key TYPE text COLLATE "C"` moves one, see the README.)
 
 -- Serialises concurrent installers.
 SELECT pg_catalog.pg_advisory_xact_lock(8141);
