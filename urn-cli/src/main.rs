@@ -61,14 +61,20 @@ enum Command {
         (exit status 1)")]
     Check(Inputs),
     /// Print the SQL that makes a database deduplicate equivalent URNs (domains, key function,
-    /// the table pattern as a commented example).
+    /// the table pattern as a commented example), or with --table one keyed table.
     #[command(after_help = "Example:\n  \
         $ urn sql --dialect postgres | psql -v ON_ERROR_STOP=1 \"$DATABASE_URL\"\n  \
+        $ urn sql --dialect mariadb | mariadb my_database\n  \
+        $ urn sql --dialect mariadb --table books | mariadb my_database\n  \
         $ urn sql --dialect sqlite")]
     Sql {
         /// The database to write for.
         #[arg(long, value_enum)]
         dialect: DialectName,
+        /// Print the CREATE statements of a keyed table of this name instead (columns id, urn,
+        /// urn_key), in the form the database's command-line client takes.
+        #[arg(long, value_name = "NAME")]
+        table: Option<String>,
     },
     /// Print a JSON Schema (draft 2020-12) document for URN strings.
     #[command(after_help = "Examples:\n  \
@@ -89,6 +95,7 @@ enum Command {
 enum DialectName {
     Postgres,
     Sqlite,
+    Mariadb,
 }
 
 /// The parsing options shared by every subcommand.
@@ -165,6 +172,29 @@ fn schema(namespace: Option<&str>, key: bool) -> io::Result<ExitCode> {
     commands::print(&urn_schema::to_file_text(&doc))
 }
 
+/// `urn sql`: the install script, or one keyed table's statements; a usage error for a table
+/// name that is not a plain SQL identifier.
+fn sql(dialect: DialectName, table: Option<&str>) -> io::Result<ExitCode> {
+    let dialect = match dialect {
+        DialectName::Postgres => urn_sql::Dialect::Postgres,
+        DialectName::Sqlite => urn_sql::Dialect::Sqlite,
+        DialectName::Mariadb => urn_sql::Dialect::MariaDb,
+    };
+    let Some(name) = table else {
+        return commands::print(&urn_sql::ddl(dialect));
+    };
+    match urn_sql::UrnTable::new(name) {
+        Ok(table) if dialect == urn_sql::Dialect::MariaDb => {
+            commands::print(&urn_sql::mariadb::client_sql(&table.create_sql(dialect)))
+        }
+        Ok(table) => commands::print(&table.create_sql(dialect)),
+        Err(e) => {
+            eprintln!("urn sql: {e}");
+            Ok(ExitCode::from(2))
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
@@ -173,10 +203,7 @@ fn main() -> ExitCode {
         Command::Eq { syntax, a, b } => commands::eq(a, b, (*syntax).into()),
         Command::Dedup(i) => commands::dedup(&i.urns, i.syntax.into(), i.stdin_json),
         Command::Check(i) => commands::check(&i.urns, i.syntax.into(), i.stdin_json),
-        Command::Sql { dialect } => commands::print(&urn_sql::ddl(match dialect {
-            DialectName::Postgres => urn_sql::Dialect::Postgres,
-            DialectName::Sqlite => urn_sql::Dialect::Sqlite,
-        })),
+        Command::Sql { dialect, table } => sql(*dialect, table.as_deref()),
         Command::Schema { namespace, key } => schema(namespace.as_deref(), *key),
     };
     match result {

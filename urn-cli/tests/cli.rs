@@ -320,6 +320,39 @@ fn sql_prints_the_ddl_for_each_dialect() {
     );
 }
 
+/// `--table NAME`: one keyed table's statements, for MariaDB in the client's DELIMITER form;
+/// a name that is no plain identifier is a usage error.
+#[test]
+fn sql_table_prints_one_keyed_table() {
+    let maria = urn(&["sql", "--dialect", "mariadb", "--table", "books"], b"");
+    assert_eq!(maria.status.code(), Some(0));
+    let table = urn_sql::UrnTable::new("books").unwrap();
+    assert_eq!(
+        stdout(&maria),
+        urn_sql::mariadb::client_sql(&table.create_sql(urn_sql::Dialect::MariaDb))
+    );
+    assert!(stdout(&maria).starts_with("DELIMITER //\n"));
+    assert!(stdout(&maria).contains("\nEND IF//\n"));
+    let pg = urn(&["sql", "--dialect", "postgres", "--table", "books"], b"");
+    assert_eq!(
+        stdout(&pg).trim_end(),
+        table.create_sql(urn_sql::Dialect::Postgres).trim_end()
+    );
+    let bad = urn(
+        &[
+            "sql",
+            "--dialect",
+            "sqlite",
+            "--table",
+            "books; DROP TABLE x",
+        ],
+        b"",
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).starts_with("urn sql: "), "{}", stderr(&bad));
+    assert_eq!(stdout(&bad), "");
+}
+
 #[test]
 fn schema_prints_the_documents() {
     let any = urn(&["schema"], b"");
@@ -516,5 +549,52 @@ fn inspect_lines_are_exactly_serde_json() {
     for line in out.lines() {
         let value: serde_json::Value = serde_json::from_str(line).unwrap();
         assert_eq!(serde_json::to_string(&value).unwrap(), line);
+    }
+}
+
+/// The README lists what the tool has: each subcommand `urn --help` names has a row in the
+/// README's table, and each of its flags is in that row; each known namespace is named where
+/// `urn schema --namespace` is described.
+#[test]
+fn the_readme_lists_every_subcommand_flag_and_namespace() {
+    let readme = include_str!("../README.md");
+    let help = stdout(&urn(&["--help"], b""));
+    let commands: Vec<&str> = help
+        .split("Commands:")
+        .nth(1)
+        .unwrap()
+        .split("Options:")
+        .next()
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() >= 7, "{commands:?}");
+    for command in commands {
+        let row = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `urn {command}")))
+            .unwrap_or_else(|| panic!("no row for `urn {command}` in urn-cli/README.md"));
+        let sub_help = stdout(&urn(&[command, "--help"], b""));
+        for flag in sub_help
+            .split_whitespace()
+            .filter(|w| w.starts_with("--") && *w != "--help")
+        {
+            let flag = flag.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+            assert!(
+                row.contains(flag),
+                "urn-cli/README.md: `urn {command}` row lacks {flag}: {row}"
+            );
+        }
+    }
+    let schema = readme.split("## `urn schema").nth(1).unwrap();
+    let schema = schema.split("\n## ").next().unwrap();
+    for ns in urn_core::KnownNamespace::ALL {
+        assert!(
+            schema.contains(ns.nid()),
+            "urn-cli/README.md: `urn schema` lacks {}",
+            ns.nid()
+        );
     }
 }

@@ -65,6 +65,11 @@ pub mod strategy;
 mod urn;
 mod urn_ref;
 
+/// This crate's README, whose examples run as doc tests (so they cannot go stale).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct Readme;
+
 pub use encoding::{DecodeError, DecodeErrorKind, decode_nss, encode_nss};
 pub use error::{Component, ErrorKind, ParseError};
 pub use key::UrnKey;

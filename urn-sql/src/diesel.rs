@@ -167,3 +167,102 @@ pub mod sqlite {
         Ok(audit.finish())
     }
 }
+
+/// MariaDB: the key is kept by the table's triggers calling the stored `urn_key_v1`. The
+/// helpers take any diesel connection of the `Mysql` backend (diesel's `MysqlConnection`, or
+/// another implementation), so this crate links no libmysqlclient; your crate's diesel
+/// `mysql` feature does.
+#[cfg(feature = "diesel-mysql")]
+pub mod mysql {
+    use super::*;
+    use ::diesel::connection::LoadConnection;
+    use ::diesel::mysql::Mysql;
+    use ::diesel::result::{DatabaseErrorKind, Error};
+    use ::diesel::sql_types::BigInt;
+    use ::diesel::{Connection, OptionalExtension};
+    use urn_core::UrnKey;
+
+    /// One row of the MariaDB statements.
+    #[derive(::diesel::QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = BigInt)]
+        id: i64,
+        #[diesel(sql_type = Text)]
+        urn: Urn,
+        #[diesel(sql_type = Text, column_name = urn_key)]
+        key: UrnKey<'static>,
+    }
+
+    impl Row {
+        fn stored(self, inserted: bool) -> StoredUrn {
+            StoredUrn {
+                id: self.id,
+                urn: self.urn,
+                key: self.key,
+                inserted,
+            }
+        }
+    }
+
+    /// Runs `mariadb::UP` (the stored functions) on `conn`, as a diesel migration would.
+    pub fn install<C: Connection<Backend = Mysql>>(conn: &mut C) -> QueryResult<()> {
+        conn.batch_execute(crate::mariadb::UP)
+    }
+
+    /// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either
+    /// way: a plain `INSERT` and the row by `LAST_INSERT_ID()` (diesel cannot read a prepared
+    /// `INSERT … RETURNING` from libmariadb, which announces no columns for it), and on a
+    /// duplicate key the locking lookup by key (again if the row was deleted in between, three
+    /// times in all).
+    pub fn insert_or_get<C>(conn: &mut C, table: &UrnTable, urn: &Urn) -> QueryResult<StoredUrn>
+    where
+        C: Connection<Backend = Mysql> + LoadConnection,
+    {
+        let key = urn.key();
+        let insert = format!(
+            "INSERT INTO {} ({}) VALUES (?)",
+            table.mariadb_name(),
+            crate::mariadb::backtick(table.urn_column())
+        );
+        let inserted = table.mariadb_last_inserted_sql();
+        let find = format!("{} LOCK IN SHARE MODE", table.find_sql(Dialect::MariaDb));
+        for _ in 0..3 {
+            match ::diesel::sql_query(insert.as_str())
+                .bind::<Text, _>(urn)
+                .execute(conn)
+            {
+                Ok(_) => {
+                    let row = ::diesel::sql_query(inserted.as_str())
+                        .get_result::<Row>(conn)
+                        .optional()?;
+                    if let Some(row) = row {
+                        return Ok(row.stored(true));
+                    }
+                    continue; // deleted by another session in between: insert again
+                }
+                Err(Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {}
+                Err(e) => return Err(e),
+            }
+            let existing = ::diesel::sql_query(find.as_str())
+                .bind::<Text, _>(&key)
+                .get_result::<Row>(conn)
+                .optional()?;
+            if let Some(row) = existing {
+                return Ok(row.stored(false));
+            }
+        }
+        Err(Error::NotFound)
+    }
+
+    /// Finds the row holding `urn` in any equivalent spelling.
+    pub fn find<C>(conn: &mut C, table: &UrnTable, urn: &Urn) -> QueryResult<Option<StoredUrn>>
+    where
+        C: Connection<Backend = Mysql> + LoadConnection,
+    {
+        ::diesel::sql_query(table.find_sql(Dialect::MariaDb))
+            .bind::<Text, _>(urn.key())
+            .get_result::<Row>(conn)
+            .optional()
+            .map(|row| row.map(|row| row.stored(false)))
+    }
+}

@@ -4,13 +4,22 @@
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-#[cfg(any(feature = "diesel-postgres", feature = "diesel-sqlite"))]
+#[cfg(any(
+    feature = "diesel-postgres",
+    feature = "diesel-sqlite",
+    feature = "diesel-mysql"
+))]
 pub mod diesel;
+pub mod mariadb;
 pub mod postgres;
 #[cfg(feature = "rusqlite")]
 pub mod rusqlite;
 pub mod sqlite;
-#[cfg(any(feature = "sqlx-postgres", feature = "sqlx-sqlite"))]
+#[cfg(any(
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite",
+    feature = "sqlx-mysql"
+))]
 pub mod sqlx;
 mod stored;
 mod table;
@@ -24,7 +33,11 @@ pub use table::{Dialect, IdentifierError, UrnTable};
 // namespaces, the key rules a stored key follows, the error a bad value carries.
 /// diesel's SQL types for the PostgreSQL `urn` and `urn_key` domains (features
 /// `diesel-postgres`, `diesel-sqlite`).
-#[cfg(any(feature = "diesel-postgres", feature = "diesel-sqlite"))]
+#[cfg(any(
+    feature = "diesel-postgres",
+    feature = "diesel-sqlite",
+    feature = "diesel-mysql"
+))]
 pub use urn_core::sql_types;
 pub use urn_core::{
     ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, KeyRules, LexUrn, MpegUrn, Namespace, NbnUrn, NsUrn,
@@ -41,5 +54,6 @@ pub fn ddl(dialect: Dialect) -> String {
     match dialect {
         Dialect::Postgres => postgres::ddl(),
         Dialect::Sqlite => sqlite::ddl(),
+        Dialect::MariaDb => mariadb::ddl(),
     }
 }

@@ -232,3 +232,101 @@ pub mod sqlite {
         Ok(audit.finish())
     }
 }
+
+/// MariaDB: the key is kept by the table's triggers calling the stored `urn_key_v1`, so rows
+/// written by any client deduplicate the same way.
+#[cfg(feature = "sqlx-mysql")]
+pub mod mysql {
+    use super::*;
+    use ::sqlx::mysql::MySqlRow;
+    use ::sqlx::{Acquire, Executor, MySql};
+
+    /// Runs `mariadb::UP` on one connection (for applications that do not run migrations some
+    /// other way): it creates or replaces the functions in the connection's database, refusing
+    /// routines of their names that another user defined. MariaDB commits DDL as it goes, so an
+    /// interrupted install is finished by running it again.
+    pub async fn install<'a, A>(conn: A) -> Result<(), ::sqlx::Error>
+    where
+        A: Acquire<'a, Database = MySql>,
+    {
+        let mut conn = conn.acquire().await?;
+        conn.execute(::sqlx::raw_sql(crate::mariadb::UP)).await?;
+        Ok(())
+    }
+
+    /// A row of the MariaDB statements (id, urn, key), and whether this call inserted it.
+    fn stored(row: &MySqlRow, inserted: bool) -> Result<StoredUrn, ::sqlx::Error> {
+        Ok(StoredUrn {
+            id: row.try_get(0)?,
+            urn: row.try_get(1)?,
+            key: row.try_get(2)?,
+            inserted,
+        })
+    }
+
+    /// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either way:
+    /// `INSERT … RETURNING`, and on a duplicate key (ERROR 1062) the lookup by key, a locking
+    /// read that sees a row another transaction has just committed. Concurrent callers with
+    /// equivalent URNs all get the same row and no error.
+    ///
+    /// ```no_run
+    /// # async fn f(pool: sqlx::MySqlPool) -> Result<(), Box<dyn std::error::Error>> {
+    /// let table = urn_sql::UrnTable::new("items")?;
+    /// let first = urn_sql::sqlx::mysql::insert_or_get(&pool, &table, &"urn:ISBN:0-395-36341-1".parse()?).await?;
+    /// let again = urn_sql::sqlx::mysql::insert_or_get(&pool, &table, &"URN:isbn:0395363411".parse()?).await?;
+    /// assert_eq!((first.id, first.inserted, again.inserted), (again.id, true, false));
+    /// # Ok(()) }
+    /// ```
+    pub async fn insert_or_get<'a, A>(
+        conn: A,
+        table: &UrnTable,
+        urn: &Urn,
+    ) -> Result<StoredUrn, ::sqlx::Error>
+    where
+        A: Acquire<'a, Database = MySql>,
+    {
+        let mut conn = conn.acquire().await?;
+        let key = urn.key();
+        let insert = table.insert_or_get_sql(Dialect::MariaDb);
+        let find = format!("{} LOCK IN SHARE MODE", table.find_sql(Dialect::MariaDb));
+        // A row deleted between the two statements makes the lookup miss; try again.
+        for _ in 0..3 {
+            match ::sqlx::query(AssertSqlSafe(insert.as_str()))
+                .bind(urn)
+                .fetch_one(&mut *conn)
+                .await
+            {
+                Ok(row) => return stored(&row, true),
+                Err(e)
+                    if e.as_database_error()
+                        .is_some_and(|d| d.is_unique_violation()) => {}
+                Err(e) => return Err(e),
+            }
+            let existing = ::sqlx::query(AssertSqlSafe(find.as_str()))
+                .bind(&key)
+                .fetch_optional(&mut *conn)
+                .await?;
+            if let Some(row) = existing {
+                return stored(&row, false);
+            }
+        }
+        Err(::sqlx::Error::RowNotFound)
+    }
+
+    /// Finds the row holding `urn` in any equivalent spelling (an index lookup by the key's
+    /// SHA-256).
+    pub async fn find<'c, E>(
+        executor: E,
+        table: &UrnTable,
+        urn: &Urn,
+    ) -> Result<Option<StoredUrn>, ::sqlx::Error>
+    where
+        E: Executor<'c, Database = MySql>,
+    {
+        let row = ::sqlx::query(AssertSqlSafe(table.find_sql(Dialect::MariaDb)))
+            .bind(urn.key())
+            .fetch_optional(executor)
+            .await?;
+        row.as_ref().map(|row| stored(row, false)).transpose()
+    }
+}

@@ -15,11 +15,16 @@ mod schema_text;
 mod schemars;
 #[cfg(feature = "serde")]
 pub(crate) mod serde;
-#[cfg(any(feature = "sqlx-postgres", feature = "sqlx-sqlite"))]
+#[cfg(any(
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite",
+    feature = "sqlx-mysql"
+))]
 mod sqlx;
 #[cfg(any(
     feature = "sqlx-postgres",
     feature = "sqlx-sqlite",
+    feature = "sqlx-mysql",
     feature = "diesel",
     feature = "rusqlite",
     feature = "postgres"

@@ -1,8 +1,10 @@
 //! sqlx: `Urn`, `UrnRef`, `UrnKey` and `NsUrn<N>` as text columns (features `sqlx-postgres`,
-//! `sqlx-sqlite`). A `UrnRef<'r>` decodes without a copy, borrowing the row's text.
+//! `sqlx-sqlite`, `sqlx-mysql`). A `UrnRef<'r>` decodes without a copy, borrowing the row's text.
 //!
 //! On PostgreSQL they match `text`, `varchar` and domains over them (the `urn` and `urn_key`
-//! domains of urn-sql), and arrays of those for `Vec<_>`. On SQLite they are `TEXT`. Decoding
+//! domains of urn-sql), and arrays of those for `Vec<_>`. On SQLite they are `TEXT`. On MySQL
+//! and MariaDB they match what sqlx's `str` matches: the text types (`CHAR`, `VARCHAR`, the
+//! `TEXT`s, `ENUM`), whatever their collation, except a `binary` one. Decoding
 //! re-checks the stored text: a value that is not a valid URN (or not a canonical key, or not of
 //! the expected namespace) is a decode error that names the value and the rule.
 
@@ -125,6 +127,22 @@ mod postgres {
             text_array_compatible(ty)
         }
     }
+}
+
+#[cfg(feature = "sqlx-mysql")]
+mod mysql {
+    use super::*;
+    use sqlx_mysql::{MySql, MySqlTypeInfo};
+
+    /// What sqlx's `str` accepts: text columns, not `binary`-collated ones.
+    pub(super) fn text_compatible(ty: &MySqlTypeInfo) -> bool {
+        <str as Type<MySql>>::compatible(ty)
+    }
+
+    text_column!(MySql, [], Urn, Urn, stored::urn);
+    text_column!(@borrowed MySql);
+    text_column!(MySql, [], UrnKey<'_>, UrnKey<'static>, stored::key);
+    text_column!(MySql, [N: Namespace], NsUrn<N>, NsUrn<N>, stored::ns_urn::<N>);
 }
 
 #[cfg(feature = "sqlx-sqlite")]

@@ -63,7 +63,11 @@ pub(crate) fn urn(value: String) -> Result<Urn, StoredValueError> {
 }
 
 /// A URN borrowed from a column's text (copied only into an error).
-#[cfg(any(feature = "sqlx-postgres", feature = "sqlx-sqlite"))]
+#[cfg(any(
+    feature = "sqlx-postgres",
+    feature = "sqlx-sqlite",
+    feature = "sqlx-mysql"
+))]
 pub(crate) fn urn_ref(value: &str) -> Result<crate::UrnRef<'_>, StoredValueError> {
     crate::UrnRef::parse(value).map_err(|e| StoredValueError {
         what: "URN".into(),

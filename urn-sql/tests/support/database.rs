@@ -16,6 +16,21 @@ pub fn postgres_url() -> Option<String> {
     }
 }
 
+/// `MARIADB_URL` if it names a MariaDB server (`mysql://…`). Without it the MariaDB tests are
+/// skipped (with a note), except under `CI=true`, where a missing server is a failure.
+pub fn mariadb_url() -> Option<String> {
+    match std::env::var("MARIADB_URL") {
+        Ok(url) if url.starts_with("mysql") || url.starts_with("mariadb") => Some(url),
+        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!("CI=true but MARIADB_URL does not name a MariaDB server")
+        }
+        _ => {
+            eprintln!("MARIADB_URL is not set: skipping the MariaDB tests");
+            None
+        }
+    }
+}
+
 /// `name` made unique to this process and moment (for schemas, tables and files), so tests can
 /// run in parallel and leave nothing shared behind.
 pub fn unique(name: &str) -> String {

@@ -4,7 +4,7 @@
 pub mod corpus;
 mod database;
 
-pub use database::postgres_url;
+pub use database::{mariadb_url, postgres_url};
 
 /// A fresh schema name, unique per test and run, so tests can run in parallel and leave
 /// nothing shared behind.

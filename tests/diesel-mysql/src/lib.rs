@@ -1,0 +1,1 @@
+//! Nothing here: the tests in `tests/` are the point (see Cargo.toml).

@@ -1,0 +1,263 @@
+//! The MariaDB side: the stored routines `urn_key_v1`, `urn_check`, `urn_valid` and
+//! `urn_refuse`, and the keyed-table pattern, whose key is a generated column. The same SQL
+//! ships as a diesel-style migration in `migrations/mysql/`.
+//!
+//! Why a generated column written in built-ins: MariaDB refuses a stored function in a
+//! generated column, an indexed virtual column and a CHECK (ERROR 1901), and has no expression
+//! index; and a routine compiles its regular expressions again on every call, which made a
+//! trigger calling `urn_key_v1` ten times as slow as `TEXT UNIQUE`. The key as one expression
+//! of built-in functions ([`key_expression`]) is compiled once per opened table; no client can
+//! write a generated column (ERROR 1906); MariaDB refuses a cascading foreign key on a column a
+//! stored generated column reads (ERROR 1901), so no cascade can leave a key stale. The
+//! expression is `NULL` for an invalid URN, and the table's `BEFORE INSERT` and `BEFORE
+//! UPDATE` triggers then call `urn_refuse`, which raises the parser's message (SQLSTATE 45000).
+//!
+//! Why a stored SHA-256 of the key: MariaDB's UNIQUE on a long text column (its hidden hash)
+//! holds keys of any length but is never used to look one up; a `BINARY(32)` column generated
+//! from the key, UNIQUE, is both, at any length up to the 64 KiB policy. Why binary
+//! collations: the default `utf8mb4_general_ci` would make `urn:ex:ABC` and `urn:ex:abc` one
+//! key, and PAD SPACE collations ignore trailing spaces; the URN is `utf8mb4_nopad_bin`, the
+//! key `ascii_bin`.
+//!
+//! MySQL 8 is not covered: it has no `BEGIN NOT ATOMIC`, no `SET STATEMENT … FOR`, no
+//! `INSERT … RETURNING` and no `nopad_bin` collations, and it cannot be installed where this
+//! crate is tested. The urn-sql README says what a MySQL install would change.
+
+mod expression;
+
+use crate::UrnTable;
+
+/// Creates (or replaces with the same, so idempotent) the functions `urn_check(text)`,
+/// `urn_valid(text)`, `urn_key_v1(text)` and the procedure `urn_refuse(text)` in the current
+/// database, refusing a routine of those names that another user defined. For a client that
+/// sends several statements at once (sqlx, diesel's `batch_execute`); [`ddl`] is the form for
+/// the `mariadb` command-line tool.
+pub const UP: &str = include_str!("../../migrations/mysql/2026-11-24-000000_urn_types/up.sql");
+
+/// Drops what [`UP`] created (the keyed tables, whose triggers call `urn_refuse`, first).
+pub const DOWN: &str = include_str!("../../migrations/mysql/2026-11-24-000000_urn_types/down.sql");
+
+/// The `sql_mode` every routine, trigger and keyed table of urn-sql is created with (a
+/// routine keeps it): no `PIPES_AS_CONCAT`, `ANSI_QUOTES`, `NO_BACKSLASH_ESCAPES` or
+/// `ORACLE`, whatever the session says.
+pub const SQL_MODE: &str = "STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION";
+
+/// The table pattern, as a commented example for people reading the DDL.
+pub const TABLE_PATTERN: &str = r#"-- A table that stores each URN once, whatever its spelling and length, in the database of
+-- the routines. `urn sql --dialect mariadb --table items` prints it for the mariadb tool, with
+-- the key expression written out (urn_sql::mariadb::table_sql and UrnTable::create_sql write
+-- it for any names):
+-- CREATE TABLE items (
+--   id             BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+--   urn            LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+--   urn_key        MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin
+--                    AS (<the key of urn in built-in functions, NULL if it is no URN>) STORED,
+--   urn_key_sha256 BINARY(32) AS (UNHEX(SHA2(urn_key, 256))) STORED,
+--   CONSTRAINT items_urn_key_unique UNIQUE (urn_key_sha256)
+-- );
+-- CREATE TRIGGER items_urn_key_insert BEFORE INSERT ON items FOR EACH ROW
+-- IF NEW.urn_key IS NULL AND NEW.urn IS NOT NULL THEN CALL urn_refuse(NEW.urn); END IF;
+--   (and items_urn_key_update, the same BEFORE UPDATE; all made with SET STATEMENT sql_mode =
+--   'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION' FOR. No client can write urn_key: ERROR 1906.)
+-- Insert-or-get:  INSERT INTO items (urn) VALUES (?) RETURNING id, urn, urn_key;
+--                 on ERROR 1062 (a stored spelling):
+--                 SELECT id, urn, urn_key FROM items
+--                 WHERE urn_key_sha256 = UNHEX(SHA2(urn_key_v1(?), 256)) LOCK IN SHARE MODE;
+-- Lookup by any equivalent spelling (an index lookup):
+--                 SELECT id, urn FROM items WHERE urn_key_sha256 = UNHEX(SHA2(urn_key_v1(?), 256));
+-- Why a value is not a URN:  SELECT urn_check(?);  -- NULL when valid
+"#;
+
+/// The canonical key of `column` (a backticked column name, or any SQL expression) as one
+/// expression of MariaDB built-in functions: `NULL` when the value is `NULL` or not a valid
+/// RFC 8141 URN of at most 65,536 bytes, otherwise exactly urn_core's `Urn::key()` under
+/// `KeyRules::V1`. A keyed table's `urn_key` column is generated by it; use it for a
+/// generated key column of your own.
+///
+/// ```
+/// let key = urn_sql::mariadb::key_expression("`urn`");
+/// assert!(key.starts_with("CASE\n"));
+/// assert!(key.contains("`urn` REGEXP '^(?-imsxU)[Uu][Rr][Nn]:"));
+/// ```
+pub fn key_expression(column: &str) -> String {
+    expression::key(column, "")
+}
+
+/// The `CREATE TABLE` and `CREATE TRIGGER` statements of the table pattern for `table`, all
+/// made with [`SQL_MODE`]: an auto-increment id; the URN; its key, a STORED column generated
+/// by [`key_expression`]; the key's SHA-256 (generated, UNIQUE: equal keys collide at any
+/// length, and lookups by key use it); and the `BEFORE INSERT` and `BEFORE UPDATE` triggers
+/// that refuse an invalid URN with the parser's message. For a client that sends several
+/// statements at once; [`client_sql`] turns it into the `mariadb` tool's form.
+///
+/// ```
+/// let sql = urn_sql::mariadb::table_sql(&urn_sql::UrnTable::new("items")?);
+/// assert!(sql.contains("`urn_key_sha256` BINARY(32) AS (UNHEX(SHA2(`urn_key`, 256))) STORED"));
+/// assert!(sql.contains("BEFORE UPDATE ON `items` FOR EACH ROW\n\
+///                       IF NEW.`urn_key` IS NULL AND NEW.`urn` IS NOT NULL THEN\n  \
+///                       CALL urn_refuse(NEW.`urn`);\nEND IF;\n"));
+/// # Ok::<(), urn_sql::IdentifierError>(())
+/// ```
+pub fn table_sql(table: &UrnTable) -> String {
+    let name = table.mariadb_name();
+    let (id, urn, key, digest) = (
+        backtick(table.id_column()),
+        backtick(table.urn_column()),
+        backtick(table.key_column()),
+        backtick(&table.key_digest_column()),
+    );
+    let trigger = |event: &str| {
+        format!(
+            "SET STATEMENT sql_mode = '{SQL_MODE}' FOR CREATE TRIGGER {} BEFORE {event} ON {name} \
+             FOR EACH ROW\nIF NEW.{key} IS NULL AND NEW.{urn} IS NOT NULL THEN\n  \
+             CALL urn_refuse(NEW.{urn});\nEND IF;\n",
+            backtick(&table.trigger_name(&event.to_ascii_lowercase())),
+        )
+    };
+    format!(
+        "SET STATEMENT sql_mode = '{SQL_MODE}' FOR CREATE TABLE {name} (\n  \
+         {id} BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,\n  \
+         {urn} LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,\n  \
+         {key} MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin AS ({}) STORED,\n  \
+         {digest} BINARY(32) AS (UNHEX(SHA2({key}, 256))) STORED,\n  \
+         CONSTRAINT {} UNIQUE ({digest})\n);\n{}{}",
+        expression::key(&urn, "    "),
+        backtick(&table.unique_index_name()),
+        trigger("INSERT"),
+        trigger("UPDATE"),
+    )
+}
+
+/// `"name"` (urn-sql's quoting of a checked identifier, or a qualified `"schema"."name"`) in
+/// MariaDB's quotes.
+pub(crate) fn backtick(quoted: &str) -> String {
+    quoted.replace('"', "`")
+}
+
+/// [`UP`] for the `mariadb` command-line tool: the client splits statements at `;`, which the
+/// functions' bodies hold, so the statements end with `//` between `DELIMITER` lines. A line
+/// that starts in its first column (not a comment) and ends with `;` ends a statement of the
+/// script; every statement inside a body is indented.
+///
+/// ```
+/// let cli = urn_sql::mariadb::client_sql(urn_sql::mariadb::UP);
+/// assert!(cli.starts_with("DELIMITER //\n"));
+/// assert!(cli.contains("\nEND//\n"));
+/// assert!(cli.ends_with("DELIMITER ;\n"));
+/// ```
+pub fn client_sql(sql: &str) -> String {
+    let mut out = String::from("DELIMITER //\n");
+    for line in sql.lines() {
+        let ends_statement = line.ends_with(';')
+            && !line.starts_with("--")
+            && line.starts_with(|c: char| !c.is_whitespace());
+        match line.strip_suffix(';') {
+            Some(statement) if ends_statement => {
+                out.push_str(statement);
+                out.push_str("//");
+            }
+            _ => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out.push_str("DELIMITER ;\n");
+    out
+}
+
+/// Everything `urn sql --dialect mariadb` prints: [`UP`] for the `mariadb` tool, then the
+/// commented table pattern.
+pub fn ddl() -> String {
+    format!("{}\n{TABLE_PATTERN}", client_sql(UP))
+}
+
+#[cfg(test)]
+mod tests {
+    use urn_core::patterns;
+
+    /// The functions check URNs with urn-core's pattern, written as MariaDB takes it: flags
+    /// reset (`(?-imsxU)`), `\?` and `\+` as classes (no backslash in a literal), SQL quoting.
+    #[test]
+    fn the_functions_use_the_shared_pattern() {
+        let pattern = patterns::URN
+            .replacen('^', "^(?-imsxU)", 1)
+            .replace("\\?", "[?]")
+            .replace("\\+", "[+]")
+            .replace('\'', "''");
+        assert_eq!(super::expression::urn_regex(), format!("'{pattern}'"));
+        // urn_valid, and urn_key_v1 through the key expression.
+        assert_eq!(super::UP.matches(&format!("REGEXP '{pattern}'")).count(), 2);
+    }
+
+    /// The migration's urn_key_v1 computes the key with the expression the tables are
+    /// generated by. `URN_SQL_BLESS=1 cargo test -p urn-sql --lib mariadb` writes it there
+    /// after a change to `expression.rs`.
+    #[test]
+    fn the_key_function_holds_the_table_expression() {
+        let expected = format!("  SET k = {};\n", super::expression::key("u", "    "));
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/migrations/mysql/2026-11-24-000000_urn_types/up.sql"
+        );
+        if std::env::var_os("URN_SQL_BLESS").is_some() {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            let start = text.find("  SET k = ").unwrap_or_default();
+            let end = text
+                .find("  IF k IS NULL AND u IS NOT NULL")
+                .unwrap_or_default();
+            let blessed = format!("{}{expected}{}", &text[..start], &text[end..]);
+            assert!(std::fs::write(path, blessed).is_ok());
+        }
+        assert!(
+            super::UP.contains(&expected),
+            "up.sql must hold:\n{expected}"
+        );
+    }
+
+    /// The key expression branches on the namespaces with a V1 rule in urn-core's table.
+    #[test]
+    fn the_key_expression_branches_on_the_table_namespaces() {
+        let key = super::key_expression("u");
+        let mut branches: Vec<&str> = key
+            .split("WHEN '")
+            .skip(1)
+            .filter_map(|b| b.split_once("' THEN").map(|(nid, _)| nid))
+            .collect();
+        branches.sort_unstable();
+        let mut nids: Vec<&str> = urn_core::KnownNamespace::ALL
+            .iter()
+            .filter(|ns| ns.has_key_rule())
+            .map(|ns| ns.nid())
+            .collect();
+        nids.sort_unstable();
+        assert_eq!(branches, nids);
+    }
+
+    /// No literal holds a backslash (its meaning would depend on NO_BACKSLASH_ESCAPES), and
+    /// every statement of the client form ends with `//`.
+    #[test]
+    fn no_backslash_and_every_statement_delimited() {
+        assert!(!super::UP.contains('\\'));
+        assert!(!super::key_expression("u").contains('\\'));
+        let cli = super::client_sql(super::UP);
+        let statements = cli
+            .lines()
+            .filter(|line| line.ends_with("//") && !line.starts_with("DELIMITER"))
+            .count();
+        assert_eq!(statements, 5, "{cli}");
+    }
+
+    /// The README's MariaDB table is what `table_sql` prints.
+    #[test]
+    fn the_readme_shows_what_table_sql_prints() {
+        let readme = include_str!("../../README.md");
+        let table = crate::UrnTable::new("items").map(|t| super::table_sql(&t));
+        let shown = table.unwrap_or_default().replace(
+            &super::expression::key("`urn`", "    "),
+            "/* urn_sql::mariadb::key_expression(\"`urn`\") */",
+        );
+        assert!(readme.contains(&format!("```sql\n{shown}```")), "{shown}");
+        let bytes = super::key_expression("`urn`").len();
+        let shown = format!("about {} KB", (bytes + 500) / 1000);
+        assert!(readme.contains(&shown), "{shown}");
+    }
+}
