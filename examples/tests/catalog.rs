@@ -340,7 +340,7 @@ fn openapi_document_is_valid_and_every_urn_field_has_its_pattern() {
         ),
         None if std::env::var("CI").is_ok_and(|v| v == "true") => {
             panic!(
-                "CI=true but openapi-spec-validator is not installed (pip install openapi-spec-validator)"
+                "CI=true but openapi-spec-validator is not installed (.ci/run installs it in a virtual environment)"
             )
         }
         None => eprintln!("openapi-spec-validator is not installed: skipping that check"),

@@ -120,3 +120,67 @@ fn diesel_catalog_on_postgres() {
     let schema = support::PgSchema::create(&url, "diesel_catalog");
     exercise(&schema.url);
 }
+
+/// The README's commands, one program after the other in one directory with their defaults:
+/// `catalog` (which makes `catalog.sqlite3` and listens), then `diesel_catalog add`, `get` and
+/// `list` (which use `diesel_catalog.sqlite3`: with one file, the second program failed on the
+/// first one's table).
+#[test]
+fn catalog_then_diesel_catalog_with_the_readmes_commands() {
+    let dir = std::env::temp_dir().join(format!("urn-examples-readme-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut catalog = Command::new(env!("CARGO_BIN_EXE_catalog"))
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .env_remove("DATABASE_URL")
+        .current_dir(&dir)
+        .spawn()
+        .unwrap();
+    let listening = (0..300).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    });
+    catalog.kill().unwrap();
+    catalog.wait().unwrap();
+    assert!(listening, "catalog did not start");
+    assert!(dir.join("catalog.sqlite3").exists());
+    let readme = include_str!("../../README.md");
+    let commands: Vec<&str> = readme
+        .lines()
+        .filter_map(|l| l.strip_prefix("cargo run -p urn-examples --bin diesel_catalog -- "))
+        .collect();
+    assert_eq!(commands.len(), 3);
+    let mut outputs = Vec::new();
+    for command in commands {
+        let command = command.split("   #").next().unwrap().trim_end();
+        let (verb, argument) = command.split_once(' ').unwrap_or((command, ""));
+        let argument = argument.trim_matches('\'');
+        let mut args = vec![verb];
+        if !argument.is_empty() {
+            args.push(argument);
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_diesel_catalog"))
+            .args(&args)
+            .env_remove("DATABASE_URL")
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        outputs.push(String::from_utf8(out.stdout).unwrap());
+    }
+    assert!(outputs[0].starts_with("created "), "{}", outputs[0]);
+    assert!(
+        outputs[1].contains("\"urn\":\"URN:ISBN:0-395-36341-1\""),
+        "{}",
+        outputs[1]
+    );
+    assert_eq!(outputs[2].lines().count(), 1);
+    assert!(dir.join("diesel_catalog.sqlite3").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,17 +1,13 @@
-//! One `ScalarUDFImpl` for every function: what it computes ([`Operation`]) and what it does
-//! with text that is not a URN ([`OnInvalid`]). The type rules live here; the per-row work is
+//! One function type for every URN function: what it computes ([`Operation`]), what it does
+//! with text that is not a URN ([`OnInvalid`]), its answer for one value and the error it
+//! raises. DataFusion's `ScalarUDFImpl` for it is in [`crate::udf`]; the per-row work is
 //! [`crate::strings`].
 
 use std::sync::Arc;
 
-use datafusion_common::arrow::datatypes::DataType;
-use datafusion_common::{Result, plan_err};
-use datafusion_expr::{
-    ColumnarValue, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility,
-};
-use urn_core::UrnRef;
-
-use crate::strings;
+use datafusion_common::{DataFusionError, Result};
+use datafusion_expr::{ScalarUDF, Signature, Volatility};
+use urn_core::{ParseError, UrnRef};
 
 /// What a function computes from one URN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -95,6 +91,16 @@ impl UrnFunction {
         self.operation
     }
 
+    /// The function's SQL name.
+    pub(crate) fn sql_name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Its signature: any one argument, coerced by `coerce_types`.
+    pub(crate) fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
     /// Whether the result is text (else boolean).
     pub(crate) fn returns_text(&self) -> bool {
         self.operation != Operation::Valid
@@ -110,7 +116,7 @@ impl UrnFunction {
             (Operation::Check, Err(e)) => Answer::Owned(e.to_string()),
             (_, Err(e)) => match self.on_invalid {
                 OnInvalid::Null => Answer::Null,
-                OnInvalid::Error => return Err(strings::invalid(self.name, text, &e)),
+                OnInvalid::Error => return Err(invalid(self.name, text, &e)),
             },
             (Operation::KeyV1, Ok(urn)) => Answer::Key(urn.key()),
             (Operation::Rfc8141Key, Ok(urn)) => Answer::Key(urn.rfc8141_key()),
@@ -142,71 +148,32 @@ impl Answer<'_> {
     }
 }
 
-/// Whether DataFusion can hand this type to the functions as it is.
-fn is_string(t: &DataType) -> bool {
-    matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
+/// The error of a strict function on text that is not a URN: the function, the value as an
+/// SQL literal (its first 200 bytes; control characters escaped), the parser's message, e.g.
+/// `urn_key_v1('urn:example:a%zz'): invalid URN: '%' at byte 13 in the NSS must be followed by
+/// two hex digits`. No double quotes or backslashes of its own, so the text survives the
+/// Debug formatting Ballista wraps executor errors in.
+pub(crate) fn invalid(function: &str, text: &str, error: &ParseError) -> DataFusionError {
+    DataFusionError::Execution(format!("{function}({}): {error}", sql_literal(text)))
 }
 
-impl ScalarUDFImpl for UrnFunction {
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    /// Strings of every layout pass as they are; `NULL` becomes `Utf8`; anything else is a
-    /// planning error that says what the function takes.
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        match arg_types {
-            [t] if is_string(t) => Ok(vec![t.clone()]),
-            [DataType::Dictionary(key, value)]
-                if key.is_dictionary_key_type() && is_string(value) =>
-            {
-                Ok(arg_types.to_vec())
-            }
-            [DataType::Null] => Ok(vec![DataType::Utf8]),
-            [t] => plan_err!(
-                "{}() takes a string (Utf8, LargeUtf8, Utf8View or a dictionary of them), not {t}",
-                self.name
-            ),
-            _ => plan_err!(
-                "{}() takes one argument, not {}",
-                self.name,
-                arg_types.len()
-            ),
+/// `text` as an SQL string literal for a message: `'` doubled, control characters as
+/// `\u{…}`, cut after 200 bytes with `…`.
+fn sql_literal(text: &str) -> String {
+    const SHOWN: usize = 200;
+    let mut out = String::with_capacity(text.len().min(SHOWN) + 8);
+    out.push('\'');
+    for (at, c) in text.char_indices() {
+        if at >= SHOWN {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\'' => out.push_str("''"),
+            c if c.is_control() => out.extend(c.escape_unicode()),
+            c => out.push(c),
         }
     }
-
-    /// A text result has the argument's layout (a dictionary's values too); `urn_valid` is
-    /// boolean.
-    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
-        match (arg_types, self.returns_text()) {
-            (_, false) => Ok(DataType::Boolean),
-            ([t], true) if is_string(t) => Ok(t.clone()),
-            ([DataType::Dictionary(key, value)], true) if is_string(value) => {
-                Ok(DataType::Dictionary(key.clone(), value.clone()))
-            }
-            ([DataType::Null], true) => Ok(DataType::Utf8),
-            _ => plan_err!(
-                "{}() takes one string argument, not {arg_types:?}",
-                self.name
-            ),
-        }
-    }
-
-    fn is_strict(&self) -> bool {
-        true
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        match args.args.as_slice() {
-            [ColumnarValue::Array(array)] => strings::array(self, array).map(ColumnarValue::Array),
-            [ColumnarValue::Scalar(value)] => {
-                strings::scalar(self, value).map(ColumnarValue::Scalar)
-            }
-            _ => plan_err!("{}() takes one argument", self.name),
-        }
-    }
+    out.push('\'');
+    out
 }

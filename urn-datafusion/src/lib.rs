@@ -4,6 +4,7 @@
 
 mod function;
 mod strings;
+mod udf;
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! The vectorized work: one pass over an argument array of any string layout, each value
-//! parsed once by urn-core, each result appended to an Arrow builder (no allocation per row
-//! where the result is borrowed from the input or built inline).
+//! parsed once by urn-core ([`UrnFunction`]'s answer), each result appended to an Arrow builder
+//! (no allocation per row where the result is borrowed from the input or built inline).
 
 use std::sync::Arc;
 
@@ -10,41 +10,8 @@ use datafusion_common::arrow::array::{
 };
 use datafusion_common::arrow::compute::take;
 use datafusion_common::arrow::datatypes::DataType;
-use datafusion_common::{DataFusionError, Result, ScalarValue, exec_err};
-use datafusion_expr::ScalarUDFImpl;
-use urn_core::ParseError;
-
+use datafusion_common::{Result, ScalarValue, exec_err};
 use crate::function::{Answer, OnInvalid, UrnFunction};
-
-/// The error of a strict function on text that is not a URN: the function, the value as an
-/// SQL literal (its first 200 bytes; control characters escaped), the parser's message, e.g.
-/// `urn_key_v1('urn:example:a%zz'): invalid URN: '%' at byte 13 in the NSS must be followed by
-/// two hex digits`. No double quotes or backslashes of its own, so the text survives the
-/// Debug formatting Ballista wraps executor errors in.
-pub(crate) fn invalid(function: &str, text: &str, error: &ParseError) -> DataFusionError {
-    DataFusionError::Execution(format!("{function}({}): {error}", sql_literal(text)))
-}
-
-/// `text` as an SQL string literal for a message: `'` doubled, control characters as
-/// `\u{…}`, cut after 200 bytes with `…`.
-pub(crate) fn sql_literal(text: &str) -> String {
-    const SHOWN: usize = 200;
-    let mut out = String::with_capacity(text.len().min(SHOWN) + 8);
-    out.push('\'');
-    for (at, c) in text.char_indices() {
-        if at >= SHOWN {
-            out.push('…');
-            break;
-        }
-        match c {
-            '\'' => out.push_str("''"),
-            c if c.is_control() => out.extend(c.escape_unicode()),
-            c => out.push(c),
-        }
-    }
-    out.push('\'');
-    out
-}
 
 /// An Arrow builder for a text result of one layout.
 trait TextBuilder {
@@ -139,7 +106,7 @@ fn plain(f: &UrnFunction, array: &dyn Array) -> Result<ArrayRef> {
         (DataType::Utf8, false) => flags(f, array.as_string::<i32>().iter(), rows),
         (DataType::LargeUtf8, false) => flags(f, array.as_string::<i64>().iter(), rows),
         (DataType::Utf8View, false) => flags(f, array.as_string_view().iter(), rows),
-        (other, _) => exec_err!("{}() takes a string, not {other}", f.name()),
+        (other, _) => exec_err!("{}() takes a string, not {other}", f.sql_name()),
     }
 }
 
@@ -159,7 +126,7 @@ pub(crate) fn array(f: &UrnFunction, array: &ArrayRef) -> Result<ArrayRef> {
             if array.is_valid(row) && values.is_valid(key) && results.is_null(key) {
                 // The strict function's own error for that value.
                 f.answer(string_at(values.as_ref(), key).unwrap_or_default())?;
-                return exec_err!("{}(): no result for a valid URN", f.name());
+                return exec_err!("{}(): no result for a valid URN", f.sql_name());
             }
         }
     }
@@ -212,6 +179,6 @@ pub(crate) fn scalar(f: &UrnFunction, value: &ScalarValue) -> Result<ScalarValue
             })
         }
         ScalarValue::Null => scalar(f, &ScalarValue::Utf8(None)),
-        other => exec_err!("{}() takes a string, not {}", f.name(), other.data_type()),
+        other => exec_err!("{}() takes a string, not {}", f.sql_name(), other.data_type()),
     }
 }

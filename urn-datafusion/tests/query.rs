@@ -197,3 +197,109 @@ fn bad_command_lines() {
         );
     }
 }
+
+/// The `query` commands of a README's `sh` blocks: each `cargo run … --example query --`
+/// command (continued over `\` lines and open quotes) as its arguments, with the `# ` lines
+/// that follow it (the output the README shows).
+fn readme_commands(readme: &str) -> Vec<(Vec<String>, String)> {
+    let mut commands: Vec<(Vec<String>, String)> = Vec::new();
+    let mut in_sh = false;
+    // Whether `# ` lines now show the output of the last query command.
+    let mut showing = false;
+    let mut pending = String::new();
+    for line in readme.lines() {
+        if line == "```sh" || line == "```" {
+            in_sh = line == "```sh";
+            showing = false;
+            continue;
+        }
+        if !in_sh {
+            continue;
+        }
+        if pending.is_empty() && line.starts_with("# ") {
+            if let Some((_, shown)) = commands.last_mut().filter(|_| showing) {
+                shown.push_str(&line[2..]);
+                shown.push('\n');
+            }
+            continue;
+        }
+        // A comment after the command (outside quotes) is not part of it.
+        let text = match line.split_once("   # ") {
+            Some((command, _)) if command.matches('"').count() % 2 == 0 => command,
+            _ => line,
+        }
+        .trim_end();
+        pending.push_str(text.trim_end_matches('\\'));
+        pending.push(if text.ends_with('\\') { ' ' } else { '\n' });
+        if !text.ends_with('\\') && pending.matches('"').count() % 2 == 0 {
+            showing = match pending.split_once("--example query -- ") {
+                Some((_, args)) => {
+                    commands.push((shell_words(args), String::new()));
+                    true
+                }
+                None => false,
+            };
+            pending.clear();
+        }
+    }
+    commands
+}
+
+/// `text` split as a shell splits words with double quotes (all the READMEs use); a newline
+/// inside quotes stays in the word.
+fn shell_words(text: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in text.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            c => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        words.push(word);
+    }
+    words
+}
+
+/// The commands of this crate's README (run from `urn-datafusion/`) and of the repository's
+/// README (run from the root) work as written, on the records file this crate ships, and print
+/// what the READMEs show.
+#[test]
+fn the_readme_commands_run_as_written() {
+    for (readme, records) in [
+        (include_str!("../README.md"), "examples/records.csv"),
+        (include_str!("../../README.md"), "urn-datafusion/examples/records.csv"),
+    ] {
+        let commands = readme_commands(readme);
+        assert!(!commands.is_empty());
+        let dir = std::env::temp_dir().join(format!("urn-datafusion-readme-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join(records);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::copy("examples/records.csv", &path).unwrap();
+        for (args, shown) in commands {
+            let output = Command::new(query_binary())
+                .args(&args)
+                .current_dir(&dir)
+                .output()
+                .unwrap();
+            let printed = stdout(&output);
+            if !shown.is_empty() {
+                assert_eq!(printed, shown, "{args:?}");
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

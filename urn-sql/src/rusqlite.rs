@@ -91,7 +91,7 @@ pub fn find(
 
 /// Lists the rows of `table` that a correct `urn_key_v1` would not have written: an invalid
 /// URN, a key that is not the URN's, a second spelling of a stored URN (see
-/// [`Audit`](crate::sqlite::Audit) for why SQLite can hold them). Reads every row.
+/// [`Audit`] for why SQLite can hold them). Reads every row.
 ///
 /// ```
 /// let conn = rusqlite::Connection::open_in_memory()?;

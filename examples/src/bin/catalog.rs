@@ -12,7 +12,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
-use urn_examples::{DEFAULT_DATABASE, http, store::Store};
+use urn_examples::{CATALOG_DATABASE, http, store::Store};
 
 /// Where to listen and which database to use.
 struct Config {
@@ -30,7 +30,7 @@ impl Config {
         };
         let mut config = Config {
             listen: SocketAddr::from(([127, 0, 0, 1], port)),
-            database: std::env::var("DATABASE_URL").unwrap_or_else(|_| DEFAULT_DATABASE.into()),
+            database: std::env::var("DATABASE_URL").unwrap_or_else(|_| CATALOG_DATABASE.into()),
         };
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {

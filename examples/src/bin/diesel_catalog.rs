@@ -6,7 +6,8 @@
 //! diesel_catalog [--database URL] list
 //! ```
 //!
-//! The database is `--database`, else `DATABASE_URL`, else the SQLite file `catalog.sqlite3`.
+//! The database is `--database`, else `DATABASE_URL`, else the SQLite file
+//! `diesel_catalog.sqlite3`.
 //! `add` prints `created` or `existing` and the stored item as JSON; `get` prints the item
 //! (exit 1 when there is none); `list` prints one item per line. An invalid item exits with 2
 //! and names the field and byte.
@@ -14,7 +15,7 @@
 use std::process::ExitCode;
 
 use urn_core::Urn;
-use urn_examples::DEFAULT_DATABASE;
+use urn_examples::DIESEL_CATALOG_DATABASE;
 use urn_examples::diesel_store::DieselStore;
 use urn_examples::item::{Item, NewItem};
 
@@ -31,7 +32,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
     let (database, command) = match args {
         [flag, url, rest @ ..] if flag == "--database" => (url.clone(), rest),
         rest => (
-            std::env::var("DATABASE_URL").unwrap_or_else(|_| DEFAULT_DATABASE.into()),
+            std::env::var("DATABASE_URL").unwrap_or_else(|_| DIESEL_CATALOG_DATABASE.into()),
             rest,
         ),
     };

@@ -62,7 +62,7 @@ impl fmt::Display for AuditFinding {
 }
 
 /// Collects [`AuditFinding`]s over the rows of a keyed table, fed in id order (what
-/// [`UrnTable::audit_sql`](crate::UrnTable::audit_sql) selects). The client helpers
+/// [`audit_sql`](crate::sqlite::audit_sql) selects). The client helpers
 /// (`urn_sql::rusqlite::audit`, `urn_sql::sqlx::sqlite::audit`, `urn_sql::diesel::sqlite::audit`)
 /// run the query and feed it.
 ///

@@ -242,3 +242,14 @@ pub fn register_functions() -> Result<(), RegisterError> {
         Err(RegisterError { code: rc })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The README's SQLite table is what `table_sql` (and `urn sql --dialect sqlite`) prints.
+    #[test]
+    fn the_readme_shows_what_table_sql_prints() {
+        let readme = include_str!("../../README.md");
+        let table = crate::UrnTable::new("items").map(|t| super::table_sql(&t));
+        assert!(readme.contains(&format!("```sql\n{}```", table.unwrap_or_default())));
+    }
+}
