@@ -2,20 +2,24 @@
 //!
 //! - `POST /items`: 201 and the new item, or 200 and the existing one when an item with an
 //!   equivalent URN is stored;
-//! - `GET /items/{urn}`: the item whose URN is equivalent to the (percent-encoded) URN;
+//! - `GET /items/{urn}`: the item whose URN is equivalent to the URN in the path, read by
+//!   [`UrnPath`] as the client wrote it (or encoded whole, as `encodeURIComponent` does; r- and
+//!   q-components may follow as the query string);
 //! - `GET /schema/item`: the JSON Schema of an item;
 //! - `GET /openapi.json`: the OpenAPI 3.1 document of these routes (utoipa), URN fields with
 //!   their pattern;
 //! - errors: `{"error": message, "field": name or null, "offset": byte or null}`, with 400 for
-//!   a body that is not JSON, 422 for an invalid item or URN, 404, 500.
+//!   a body that is not JSON, 422 for an invalid item, 404, 500; an invalid URN in the path is
+//!   a 422 RFC 9457 problem (`application/problem+json`, `urn_serde::axum::UrnPathRejection`).
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use urn_core::Urn;
+use urn_serde::axum::UrnPath;
 use utoipa::OpenApi;
 
 use crate::item::{InvalidItem, Item, NewItem};
@@ -116,19 +120,18 @@ async fn create_item(
 #[utoipa::path(
     get,
     path = "/items/{urn}",
-    params(("urn" = Urn, Path, description = "Any spelling of the item's URN, percent-encoded")),
+    params(("urn" = Urn, Path, description = "Any spelling of the item's URN, as written (r- and q-components as the query string: `?+r`, `?=q`), or encoded whole as encodeURIComponent does")),
     responses(
         (status = 200, description = "The item", body = Item),
         (status = 404, description = "No item has an equivalent URN", body = InvalidItem),
-        (status = 422, description = "Not a URN", body = InvalidItem),
+        (status = 422, description = "Not a URN: an RFC 9457 problem naming the rule and the byte", content_type = "application/problem+json"),
         (status = 500, description = "Database error", body = InvalidItem),
     )
 )]
 async fn get_item(
     State(store): State<Store>,
-    Path(text): Path<String>,
+    UrnPath(urn): UrnPath,
 ) -> Result<Json<Item>, ApiError> {
-    let urn = Urn::parse(&text).map_err(|e| InvalidItem::in_field("urn", &e, e.offset()))?;
     match store.find(&urn).await? {
         Some(item) => Ok(Json(item)),
         None => Err(ApiError::new(

@@ -17,7 +17,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::{path_segment, request};
+use support::{encode_uri_component, request};
 
 /// A running `catalog` process.
 struct Server {
@@ -118,31 +118,37 @@ fn exercise(server: &Server) {
         assert_eq!(again.body, created.body);
     }
 
-    // Lookup by any equivalent spelling, percent-encoded in the path.
-    for spelling in [
-        "URN:ISBN:0-395-36341-1",
-        "urn:isbn:0395363411",
-        "urn:Isbn:0-3953-6341-1?=x=1#frag",
+    // Lookup by any equivalent spelling: as written (r- and q-components in the query
+    // string), or encoded whole with encodeURIComponent (which carries '?' and '#' too).
+    for path in [
+        "/items/URN:ISBN:0-395-36341-1".to_owned(),
+        "/items/urn:isbn:0395363411".to_owned(),
+        "/items/urn:Isbn:0-3953-6341-1?=x=1".to_owned(),
+        format!(
+            "/items/{}",
+            encode_uri_component("urn:Isbn:0-3953-6341-1?+r?=x=1#frag")
+        ),
     ] {
-        let found = server.get(&format!("/items/{}", path_segment(spelling)));
-        assert_eq!(found.status, 200, "{spelling}: {:?}", found.body);
+        let found = server.get(&path);
+        assert_eq!(found.status, 200, "{path}: {:?}", found.body);
         assert_eq!(found.body, created.body);
     }
 
-    // NSS case and percent-encoding: %2c and %2C are one item; a '/' in the NSS may come
-    // encoded or not; a different NSS case is a different item.
+    // As written: %2c and %2C are one item; '/' and its encoding %2F are different URNs (and
+    // different items); a different NSS case is a different item.
     let item = server.post(&json!({"urn": "urn:example:shelf/a%2cb", "title": "Shelf"}));
     assert_eq!(item.status, 201, "{:?}", item.body);
     for path in [
-        "/items/urn:example:shelf%2Fa%252Cb",
-        "/items/urn:example:shelf/a%252cb",
-        "/items/URN:EXAMPLE:shelf%2Fa%252cb",
+        "/items/urn:example:shelf/a%2Cb".to_owned(),
+        "/items/URN:EXAMPLE:shelf/a%2cb".to_owned(),
+        format!("/items/{}", encode_uri_component("urn:example:shelf/a%2cb")),
     ] {
-        let found = server.get(path);
+        let found = server.get(&path);
         assert_eq!(found.status, 200, "{path}: {:?}", found.body);
         assert_eq!(found.body["id"], item.body["id"]);
     }
-    let missing = server.get("/items/urn:example:SHELF%2Fa%252cb");
+    assert_eq!(server.get("/items/urn:example:shelf%2Fa%2cb").status, 404);
+    let missing = server.get("/items/urn:example:SHELF/a%2cb");
     assert_eq!(missing.status, 404);
     assert_eq!(
         missing.body,
@@ -219,12 +225,21 @@ fn exercise(server: &Server) {
             .unwrap()
             .starts_with("invalid request body: ")
     );
+    // An invalid URN in the path: an RFC 9457 problem naming the rule and the byte.
     let refused = server.get("/items/urn:x:short-nid");
     assert_eq!(
         (refused.status, refused.body),
         (
             422,
-            json!({"error": "invalid URN: NID of 1 character at byte 4: it must have 2 to 32", "field": "urn", "offset": 4})
+            json!({
+                "type": "https://www.rfc-editor.org/rfc/rfc8141#section-2",
+                "title": "invalid URN",
+                "status": 422,
+                "detail": "NID of 1 character at byte 4: it must have 2 to 32",
+                "urn": "urn:x:short-nid",
+                "rule": "nid_length",
+                "byte": 4,
+            })
         )
     );
     // Nothing invalid was stored: the valid-but-refused bodies left no rows either.

@@ -11,6 +11,8 @@ pub use urn_core::{
     ns,
 };
 
+#[cfg(feature = "axum")]
+pub mod axum;
 mod representation;
 
 pub use representation::Representation;

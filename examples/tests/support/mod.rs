@@ -99,8 +99,10 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -
         !lower.contains("transfer-encoding: chunked"),
         "expected a sized body:\n{head}"
     );
+    // JSON, or an RFC 9457 problem (also JSON) for an invalid URN in the path.
     assert!(
-        lower.contains("content-type: application/json"),
+        lower.contains("content-type: application/json")
+            || (status == 422 && lower.contains("content-type: application/problem+json")),
         "expected JSON:\n{text}"
     );
     Response {
@@ -109,11 +111,12 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -
     }
 }
 
-/// `s` percent-encoded for one path segment (everything but unreserved characters and ':').
-pub fn path_segment(s: &str) -> String {
+/// `s` percent-encoded whole, as JavaScript's `encodeURIComponent` does (everything but
+/// unreserved characters and `!'()*`).
+pub fn encode_uri_component(s: &str) -> String {
     let mut out = String::new();
     for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~:".contains(&b) {
+        if b.is_ascii_alphanumeric() || b"-._~!'()*".contains(&b) {
             out.push(char::from(b));
         } else {
             out.push_str(&format!("%{b:02X}"));

@@ -62,6 +62,74 @@ fn payloads() -> Result {
     Ok(())
 }
 
+/// The GraphQL schema of `api()`.
+struct Query;
+
+#[async_graphql::Object]
+impl Query {
+    /// The key of a URN argument.
+    async fn key(&self, urn: Urn) -> urn_core::UrnKey<'static> {
+        urn.key().into_owned()
+    }
+}
+
+/// GraphQL scalars (urn-serde, `async-graphql`) and a URN in an axum path as written
+/// (urn-serde, `axum`).
+async fn api() -> Result {
+    let schema = async_graphql::Schema::new(
+        Query,
+        async_graphql::EmptyMutation,
+        async_graphql::EmptySubscription,
+    );
+    let ok = schema
+        .execute(r#"{ key(urn: "URN:ISBN:0-395-36341-1") }"#)
+        .await;
+    check(
+        ok.data.into_json()? == serde_json::json!({"key": "urn:isbn:0395363411"}),
+        "GraphQL key",
+    )?;
+    let bad = schema.execute(r#"{ key(urn: "urn:example:a%zz") }"#).await;
+    check(
+        bad.errors.first().map(|e| e.message.as_str())
+            == Some(
+                r#"Failed to parse "Urn": invalid URN: '%' at byte 13 in the NSS must be followed by two hex digits"#,
+            ),
+        "GraphQL error",
+    )?;
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    async fn item(urn_serde::axum::UrnPath(urn): urn_serde::axum::UrnPath) -> String {
+        urn.to_string()
+    }
+    let app = axum::Router::new().route("/items/{*urn}", axum::routing::get(item));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    for (target, expected) in [
+        ("/items/urn:example:a%2Fb", "200 OK"),
+        ("/items/urn:example:a%zz", "422 Unprocessable"),
+    ] {
+        let mut stream = tokio::net::TcpStream::connect(addr).await?;
+        let request = format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).await?;
+        let mut response = String::new();
+        stream.read_to_string(&mut response).await?;
+        check(response.contains(expected), target)?;
+        if expected == "200 OK" {
+            check(
+                response.ends_with("\r\n\r\nurn:example:a%2Fb"),
+                "the URN as written",
+            )?;
+        } else {
+            check(
+                response.contains("application/problem+json"),
+                "a problem body",
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// JSON Schema for URN fields, and validation with the parser's messages (urn-schema).
 fn schema() -> Result {
     let schema = serde_json::to_value(schemars::schema_for!(NewBook))?;
@@ -211,6 +279,8 @@ async fn main() -> Result {
     println!("ok: URNs in API payloads (urn-serde)");
     schema()?;
     println!("ok: JSON Schema and validation (urn-schema)");
+    api().await?;
+    println!("ok: GraphQL scalars and the axum path extractor (urn-serde)");
     sqlite().await?;
     println!("ok: SQLite through rusqlite and sqlx (urn-sql)");
     postgres().await?;

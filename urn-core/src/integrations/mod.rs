@@ -3,6 +3,8 @@
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary;
+#[cfg(feature = "async-graphql")]
+mod async_graphql;
 #[cfg(feature = "diesel")]
 pub(crate) mod diesel;
 #[cfg(feature = "postgres")]
@@ -30,5 +32,7 @@ mod sqlx;
     feature = "postgres"
 ))]
 mod stored;
+#[cfg(any(feature = "schemars", feature = "utoipa", feature = "async-graphql"))]
+mod type_name;
 #[cfg(feature = "utoipa")]
 mod utoipa;

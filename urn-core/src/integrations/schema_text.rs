@@ -6,6 +6,8 @@ use alloc::string::String;
 
 use crate::{KnownNamespace, Namespace, patterns};
 
+pub(crate) use super::type_name::ns_schema_name;
+
 pub(crate) const URN_DESCRIPTION: &str = "A URN (RFC 8141), kept as written. Equivalent \
     spellings (case of 'urn' and the NID, case of %XX hex, r-/q-/f-components) name the same resource.";
 pub(crate) const URN_EXAMPLES: &[&str] = &[
@@ -37,21 +39,6 @@ pub(crate) fn ns_examples(nid: &str) -> &'static [&'static str] {
 /// The description of URNs of namespace `nid`.
 pub(crate) fn ns_description(nid: &str) -> String {
     format!("A URN in the \"{nid}\" namespace (NID matched in any case), kept as written.")
-}
-
-/// A schema name for URNs of namespace `nid`: its `-`-separated parts capitalized, then `Urn`
-/// (`IsbnUrn`, `AcmeSkuUrn`).
-pub(crate) fn ns_schema_name(nid: &str) -> String {
-    let mut name = String::new();
-    for part in nid.split('-') {
-        let mut chars = part.chars();
-        if let Some(first) = chars.next() {
-            name.push(first.to_ascii_uppercase());
-            name.push_str(chars.as_str());
-        }
-    }
-    name.push_str("Urn");
-    name
 }
 
 /// A title people read: `ISBN URN` for a known namespace (its own title), `acme-sku URN`.
