@@ -168,7 +168,7 @@ pub mod sqlite {
     }
 }
 
-/// MariaDB: the key is kept by the table's triggers calling the stored `urn_key_v1`. The
+/// MariaDB: the key is the table's generated column, and its triggers refuse invalid URNs. The
 /// helpers take any diesel connection of the `Mysql` backend (diesel's `MysqlConnection`, or
 /// another implementation), so this crate links no libmysqlclient; your crate's diesel
 /// `mysql` feature does.

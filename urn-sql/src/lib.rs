@@ -14,6 +14,8 @@ pub mod mariadb;
 pub mod postgres;
 #[cfg(feature = "rusqlite")]
 pub mod rusqlite;
+#[cfg(feature = "sea-orm")]
+pub mod sea_orm;
 pub mod sqlite;
 #[cfg(any(
     feature = "sqlx-postgres",

@@ -233,8 +233,8 @@ pub mod sqlite {
     }
 }
 
-/// MariaDB: the key is kept by the table's triggers calling the stored `urn_key_v1`, so rows
-/// written by any client deduplicate the same way.
+/// MariaDB: the key is the table's generated column (built-in functions only) and its
+/// triggers refuse invalid URNs, so rows written by any client deduplicate the same way.
 #[cfg(feature = "sqlx-mysql")]
 pub mod mysql {
     use super::*;

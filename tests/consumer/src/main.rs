@@ -130,6 +130,67 @@ async fn api() -> Result {
     Ok(())
 }
 
+/// A keyed SQLite table through SeaORM (urn-sql, `sea-orm`).
+mod book {
+    use sea_orm::entity::prelude::*;
+
+    #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+    #[sea_orm(table_name = "books")]
+    pub struct Model {
+        #[sea_orm(primary_key)]
+        pub id: i64,
+        pub urn: urn_sql::Urn,
+        pub urn_key: urn_sql::UrnKey<'static>,
+    }
+
+    #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+    pub enum Relation {}
+
+    impl ActiveModelBehavior for ActiveModel {}
+}
+
+/// SeaORM on SQLite: entity fields, the database's key, `on_conflict` and the helpers.
+async fn sea_orm() -> Result {
+    use sea_orm::{ConnectionTrait, EntityTrait, Set, TryInsertResult};
+    urn_sql::sqlite::register_functions()?;
+    let path = std::env::temp_dir().join(format!("urn-consumer-{}.sqlite3", std::process::id()));
+    let db = sea_orm::Database::connect(format!("sqlite://{}?mode=rwc", path.display())).await?;
+    urn_sql::sea_orm::install(&db).await?;
+    let table = urn_sql::UrnTable::new("books")?;
+    db.execute_unprepared(&table.create_sql(urn_sql::Dialect::Sqlite))
+        .await?;
+    let add = |urn: &str| -> Result<book::ActiveModel> {
+        Ok(book::ActiveModel {
+            urn: Set(urn.parse()?),
+            ..Default::default()
+        })
+    };
+    let hobbit = book::Entity::insert(add("URN:ISBN:0-395-36341-1")?)
+        .exec_with_returning(&db)
+        .await?;
+    check(
+        hobbit.urn_key.as_str() == "urn:isbn:0395363411",
+        "SeaORM key",
+    )?;
+    let conflict = sea_orm::sea_query::OnConflict::column(book::Column::UrnKey)
+        .do_nothing()
+        .to_owned();
+    let again = book::Entity::insert(add("urn:isbn:0395363411")?)
+        .on_conflict(conflict)
+        .try_insert()
+        .exec(&db)
+        .await?;
+    check(
+        matches!(again, TryInsertResult::Conflicted),
+        "SeaORM on_conflict",
+    )?;
+    let got = urn_sql::sea_orm::insert_or_get(&db, &table, &"urn:ISBN:0395363411".parse()?).await?;
+    check(got.id == hobbit.id && !got.inserted, "SeaORM insert_or_get")?;
+    db.close().await?;
+    std::fs::remove_file(path)?;
+    Ok(())
+}
+
 /// JSON Schema for URN fields, and validation with the parser's messages (urn-schema).
 fn schema() -> Result {
     let schema = serde_json::to_value(schemars::schema_for!(NewBook))?;
@@ -283,6 +344,8 @@ async fn main() -> Result {
     println!("ok: GraphQL scalars and the axum path extractor (urn-serde)");
     sqlite().await?;
     println!("ok: SQLite through rusqlite and sqlx (urn-sql)");
+    sea_orm().await?;
+    println!("ok: SQLite through SeaORM (urn-sql)");
     postgres().await?;
     println!("ok: PostgreSQL through sqlx (urn-sql)");
     Ok(())

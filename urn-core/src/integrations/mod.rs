@@ -15,6 +15,8 @@ mod rusqlite;
 mod schema_text;
 #[cfg(feature = "schemars")]
 mod schemars;
+#[cfg(feature = "sea-orm")]
+mod sea_orm;
 #[cfg(feature = "serde")]
 pub(crate) mod serde;
 #[cfg(any(
@@ -29,7 +31,8 @@ mod sqlx;
     feature = "sqlx-mysql",
     feature = "diesel",
     feature = "rusqlite",
-    feature = "postgres"
+    feature = "postgres",
+    feature = "sea-orm"
 ))]
 mod stored;
 #[cfg(any(feature = "schemars", feature = "utoipa", feature = "async-graphql"))]
