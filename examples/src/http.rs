@@ -120,7 +120,7 @@ async fn create_item(
 #[utoipa::path(
     get,
     path = "/items/{urn}",
-    params(("urn" = Urn, Path, description = "Any spelling of the item's URN, as written (r- and q-components as the query string: `?+r`, `?=q`), or encoded whole as encodeURIComponent does")),
+    params(("urn" = Urn, Path, description = "Any spelling of the item's URN, as written (r- and q-components as the query string: `?+r`, `?=q`), or encoded whole as encodeURIComponent does, ':' included (an encoder that escapes '/' but not ':' sends another URN)")),
     responses(
         (status = 200, description = "The item", body = Item),
         (status = 404, description = "No item has an equivalent URN", body = InvalidItem),

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::function::{Answer, OnInvalid, UrnFunction};
 use datafusion_common::arrow::array::{
     Array, ArrayRef, AsArray, BooleanArray, BooleanBuilder, GenericStringBuilder, OffsetSizeTrait,
     StringViewBuilder,
@@ -11,7 +12,6 @@ use datafusion_common::arrow::array::{
 use datafusion_common::arrow::compute::take;
 use datafusion_common::arrow::datatypes::DataType;
 use datafusion_common::{Result, ScalarValue, exec_err};
-use crate::function::{Answer, OnInvalid, UrnFunction};
 
 /// An Arrow builder for a text result of one layout.
 trait TextBuilder {
@@ -179,6 +179,10 @@ pub(crate) fn scalar(f: &UrnFunction, value: &ScalarValue) -> Result<ScalarValue
             })
         }
         ScalarValue::Null => scalar(f, &ScalarValue::Utf8(None)),
-        other => exec_err!("{}() takes a string, not {}", f.sql_name(), other.data_type()),
+        other => exec_err!(
+            "{}() takes a string, not {}",
+            f.sql_name(),
+            other.data_type()
+        ),
     }
 }

@@ -280,11 +280,15 @@ fn shell_words(text: &str) -> Vec<String> {
 fn the_readme_commands_run_as_written() {
     for (readme, records) in [
         (include_str!("../README.md"), "examples/records.csv"),
-        (include_str!("../../README.md"), "urn-datafusion/examples/records.csv"),
+        (
+            include_str!("../../README.md"),
+            "urn-datafusion/examples/records.csv",
+        ),
     ] {
         let commands = readme_commands(readme);
         assert!(!commands.is_empty());
-        let dir = std::env::temp_dir().join(format!("urn-datafusion-readme-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("urn-datafusion-readme-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let path = dir.join(records);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

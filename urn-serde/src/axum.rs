@@ -5,7 +5,7 @@
 //! and *not* equivalent to `urn:example:a/b`) arrives as `urn:example:a/b`. [`UrnPath`] reads
 //! the raw request target instead.
 
-use ::axum::extract::{FromRequestParts, MatchedPath, OriginalUri};
+use ::axum::extract::{FromRequestParts, MatchedPath, OriginalUri, RawPathParams};
 use ::axum::http::request::Parts;
 use ::axum::http::{StatusCode, header};
 use ::axum::response::{IntoResponse, Response};
@@ -26,11 +26,15 @@ use urn_core::{ParseError, Urn};
 ///    encoded. Text that begins with neither `urn:` nor an encoding of it is no URN either way,
 ///    so the two conventions never disagree. Encoded, `?+`, `?=` and `#` travel as `%3F` and
 ///    `%23`.
-/// 3. A query string that begins with `+` or `=` is the URN's r- or q-component, as written:
-///    `GET /items/urn:example:a?+r?=q` gives `urn:example:a?+r?=q`. Any other query string is
-///    the route's own and is left alone.
+/// 3. A query string that begins with `+` or `=` is the URN's r- or q-component, as written
+///    and whole: `GET /items/urn:example:a?+r?=q` gives `urn:example:a?+r?=q` (and `?+r&x=1`
+///    the r-component `r&x=1`). Any other query string is the route's own and is left alone.
 /// 4. A fragment (`#f`) never reaches the server: HTTP clients do not send it. Encode it
 ///    (convention 2) to send one.
+///
+/// Encoders that escape `/` but not `:` (Go's `url.PathEscape`) send `urn:example:a%2Fb` for
+/// `urn:example:a/b`, and that is read as written: another URN. Clients send the URN as is, or
+/// encode all of it.
 ///
 /// An invalid URN is rejected with `422 Unprocessable Content` and an RFC 9457
 /// `application/problem+json` body naming the rule and the byte ([`UrnPathRejection`]).
@@ -62,8 +66,11 @@ impl UrnPath {
 ///  "urn": "urn:example:a b", "rule": "invalid_char", "byte": 13}
 /// ```
 ///
-/// (`urn` is the text parsed, after any decoding; `byte` counts into it.) A route without a
-/// trailing wildcard is the server's mistake: 500, with a problem body that says so.
+/// (`urn` is the text parsed, after any decoding; `byte` counts into it.) A path that is
+/// encoded whole but does not decode (a bad `%`, bytes that are not UTF-8) is a 422 problem
+/// titled "invalid percent-encoding", without `rule` and `byte`. A route without a trailing
+/// wildcard, or a URI rewritten by a middleware before routing, is the server's mistake: a
+/// 500 problem (its `Display` names the route, for the logs; the body does not).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UrnPathRejection {
     /// The text is not a URN.
@@ -83,6 +90,12 @@ pub enum UrnPathRejection {
         /// The route, as registered.
         route: String,
     },
+    /// The text found in the request's original URI is not what the router captured: a
+    /// middleware rewrote the URI before routing, so the URN cannot be read as written.
+    Mislocated {
+        /// The route, as registered.
+        route: String,
+    },
 }
 
 impl core::fmt::Display for UrnPathRejection {
@@ -97,6 +110,11 @@ impl core::fmt::Display for UrnPathRejection {
             UrnPathRejection::NoWildcard { route } => write!(
                 f,
                 "UrnPath needs a route ending in a {{*name}} wildcard; {route:?} has none"
+            ),
+            UrnPathRejection::Mislocated { route } => write!(
+                f,
+                "UrnPath found text in the original URI that route {route:?} did not capture \
+                 (a middleware rewrote the URI before routing)"
             ),
         }
     }
@@ -119,7 +137,9 @@ impl UrnPathRejection {
             UrnPathRejection::Invalid { .. } | UrnPathRejection::Undecodable { .. } => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
-            UrnPathRejection::NoWildcard { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+            UrnPathRejection::NoWildcard { .. } | UrnPathRejection::Mislocated { .. } => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
         }
     }
 
@@ -142,12 +162,15 @@ impl UrnPathRejection {
                 "status": status.as_u16(),
                 "detail": self.to_string(),
             }),
-            UrnPathRejection::NoWildcard { .. } => serde_json::json!({
-                "type": "about:blank",
-                "title": "Internal Server Error",
-                "status": status.as_u16(),
-                "detail": self.to_string(),
-            }),
+            // The route stays in the server's logs (`Display`), not in the response.
+            UrnPathRejection::NoWildcard { .. } | UrnPathRejection::Mislocated { .. } => {
+                serde_json::json!({
+                    "type": "about:blank",
+                    "title": "Internal Server Error",
+                    "status": status.as_u16(),
+                    "detail": "the route cannot read a URN from its path",
+                })
+            }
         }
     }
 }
@@ -166,7 +189,7 @@ impl IntoResponse for UrnPathRejection {
 impl<S: Send + Sync> FromRequestParts<S> for UrnPath {
     type Rejection = UrnPathRejection;
 
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let route = parts
             .extensions
             .get::<MatchedPath>()
@@ -177,21 +200,49 @@ impl<S: Send + Sync> FromRequestParts<S> for UrnPath {
         let uri = parts
             .extensions
             .get::<OriginalUri>()
-            .map_or(&parts.uri, |original| &original.0);
-        let text = raw_urn(&route, uri.path(), uri.query())?;
+            .map_or(&parts.uri, |original| &original.0)
+            .clone();
+        let located = wildcard_text(&route, uri.path())?;
+        // A middleware that rewrote the URI between the outer router and this route would
+        // make the original URI and the matched route disagree: the text found must be the
+        // router's own capture (which axum percent-decodes) once decoded.
+        if let (Ok(params), Ok(decoded)) = (
+            RawPathParams::from_request_parts(parts, state).await,
+            urn_core::decode_nss(located.written),
+        ) {
+            let capture = params.iter().find(|(name, _)| *name == located.name);
+            if capture.is_some_and(|(_, value)| value != decoded) {
+                return Err(UrnPathRejection::Mislocated {
+                    route: route.clone(),
+                });
+            }
+        }
+        let text = urn_text(located.written, uri.query())?;
         Urn::from_string(text.clone())
             .map(UrnPath)
             .map_err(|error| UrnPathRejection::Invalid { text, error })
     }
 }
 
-/// The URN text of a request: the path from the wildcard's segment on (decoded once unless it
-/// begins with `urn:`), then a query string that begins with `+` or `=`.
-fn raw_urn(route: &str, path: &str, query: Option<&str>) -> Result<String, UrnPathRejection> {
+/// Where the wildcard's text is in a raw path, and the wildcard's name.
+struct Located<'a> {
+    written: &'a str,
+    name: &'a str,
+}
+
+/// The raw text of the route's trailing wildcard in `path`: the path from the wildcard's
+/// segment on.
+fn wildcard_text<'a>(route: &'a str, path: &'a str) -> Result<Located<'a>, UrnPathRejection> {
     let no_wildcard = || UrnPathRejection::NoWildcard {
         route: route.to_owned(),
     };
-    let wildcard = route.find("{*").ok_or_else(no_wildcard)?;
+    // The catch-all is always the route's last segment (`rfind`: a literal `{{*` before it is
+    // an escaped brace).
+    let wildcard = route.rfind("{*").ok_or_else(no_wildcard)?;
+    let name = route
+        .get(wildcard + 2..)
+        .and_then(|rest| rest.strip_suffix('}'))
+        .ok_or_else(no_wildcard)?;
     // The wildcard starts after as many '/' as the route has before it: the segments before
     // it match one raw segment each (an encoded '/' is no separator).
     let separators = route
@@ -205,6 +256,12 @@ fn raw_urn(route: &str, path: &str, query: Option<&str>) -> Result<String, UrnPa
         .map(|(at, _)| at + 1)
         .ok_or_else(no_wildcard)?;
     let written = path.get(start..).ok_or_else(no_wildcard)?;
+    Ok(Located { written, name })
+}
+
+/// The URN text of a request: the wildcard's text (decoded once unless it begins with
+/// `urn:`), then a query string that begins with `+` or `=`.
+fn urn_text(written: &str, query: Option<&str>) -> Result<String, UrnPathRejection> {
     let mut text = if written
         .get(..4)
         .is_some_and(|s| s.eq_ignore_ascii_case("urn:"))
@@ -222,6 +279,12 @@ fn raw_urn(route: &str, path: &str, query: Option<&str>) -> Result<String, UrnPa
         text.push_str(components);
     }
     Ok(text)
+}
+
+/// [`wildcard_text`] then [`urn_text`], for the unit tests.
+#[cfg(test)]
+fn raw_urn(route: &str, path: &str, query: Option<&str>) -> Result<String, UrnPathRejection> {
+    urn_text(wildcard_text(route, path)?.written, query)
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@ use async_graphql::{EmptySubscription, Object, SDLExportOptions, Schema, Variabl
 use serde_json::json;
 use urn_serde::{IsbnUrn, Urn, UrnKey};
 
+urn_serde::namespace!(pub Gpp, "3gpp");
+
 struct Query;
 
 #[Object]
@@ -29,6 +31,11 @@ impl Query {
     /// The NSS of an ISBN URN.
     async fn isbn(&self, urn: IsbnUrn) -> String {
         urn.nss().to_owned()
+    }
+
+    /// A URN of a namespace whose NID begins with a digit.
+    async fn gpp(&self, urn: urn_serde::NsUrn<Gpp>) -> urn_serde::NsUrn<Gpp> {
+        urn
     }
 
     /// A key given as input, back.
@@ -164,6 +171,13 @@ fn the_sdl_names_and_describes_the_scalars() {
         );
     }
     assert!(sdl.contains("A URN (RFC 8141), kept as written."), "{sdl}");
+    assert!(sdl.contains("The canonical key of a URN"), "{sdl}");
+    assert!(
+        sdl.contains("A URN of one namespace, kept as written"),
+        "{sdl}"
+    );
+    // GraphQL names cannot begin with a digit.
+    assert!(sdl.contains("gpp(urn: _3gppUrn!): _3gppUrn!"), "{sdl}");
     assert!(sdl.contains("addBook(urn: IsbnUrn!): IsbnUrn!"), "{sdl}");
     assert!(sdl.contains("keys(urns: [Urn!]!): [UrnKey!]!"), "{sdl}");
 }

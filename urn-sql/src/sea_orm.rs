@@ -64,10 +64,18 @@ fn stored(row: &QueryResult, inserted: bool) -> Result<StoredUrn, DbErr> {
 }
 
 /// Inserts `urn` into `table` unless an equivalent URN is stored, and returns the stored row
-/// either way; `inserted` is true only for the call that inserted it. Concurrent callers with
-/// equivalent URNs all get the same row and no error. The database computes the key
-/// (PostgreSQL's generated column, SQLite's registered function, MariaDB's generated column);
-/// an invalid URN cannot reach it, being a `Urn`.
+/// either way; `inserted` is true only for the call that inserted it. The database computes
+/// the key (PostgreSQL's generated column, SQLite's registered function, MariaDB's generated
+/// column); an invalid URN cannot reach it, being a `Urn`.
+///
+/// Concurrent callers with equivalent URNs all get the same row and no error under READ
+/// COMMITTED (PostgreSQL's default) and on SQLite. Inside a PostgreSQL REPEATABLE READ or
+/// SERIALIZABLE transaction, a spelling another transaction committed after the snapshot is a
+/// serialization failure (SQLSTATE 40001): retry the transaction, as for any write there. On
+/// PostgreSQL the statement's no-op `DO UPDATE` locks the stored row until the transaction
+/// ends. On MariaDB, racing inserts of one key can end in InnoDB's deadlock error (1213),
+/// which rolls the whole transaction back: retry it. Only a conflict on the key's own unique
+/// index means "already stored": any other constraint's error is returned as it is.
 ///
 /// ```no_run
 /// # async fn f(db: sea_orm::DatabaseConnection) -> Result<(), Box<dyn std::error::Error>> {
@@ -103,14 +111,20 @@ pub async fn insert_or_get<C: ConnectionTrait>(
         find.push_str(" LOCK IN SHARE MODE");
     }
     let find = Statement::from_sql_and_values(backend, find, [Value::from(urn.key().as_str())]);
+    // MariaDB names the violated key in ERROR 1062's message: `… for key 'items_urn_key_unique'`.
+    let key_index = format!("'{}'", table.unique_index_name().trim_matches('"'));
     // A row deleted between the two statements makes the lookup miss; try again.
     for _ in 0..3 {
         match db.query_one_raw(insert.clone()).await {
             Ok(Some(row)) => return stored(&row, true),
             // SQLite and a partitioned PostgreSQL table: DO NOTHING returned no row.
             Ok(None) => {}
-            // MariaDB: ERROR 1062.
-            Err(e) if matches!(e.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {}
+            // MariaDB: ERROR 1062 on the key's index (and no other).
+            Err(e)
+                if dialect == Dialect::MariaDb
+                    && matches!(e.sql_err(),
+                        Some(SqlErr::UniqueConstraintViolation(message)) if message.contains(&key_index)) =>
+                {}
             Err(e) => return Err(e),
         }
         if let Some(row) = db.query_one_raw(find.clone()).await? {

@@ -18,7 +18,7 @@ mod support;
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr,
-    EntityTrait, QueryFilter, Set, TryInsertResult,
+    EntityTrait, QueryFilter, Set, TransactionTrait, TryInsertResult,
 };
 use urn_sql::{IsbnUrn, Urn, UrnKey, UrnTable};
 
@@ -183,6 +183,26 @@ async fn crud(db: &DatabaseConnection) {
         .unwrap()
         .unwrap();
     assert_eq!((found.id, found.inserted), (new.id, false));
+
+    // Inside a transaction: the row inserted there is found there, and gone after a rollback.
+    let tx = db.begin().await.unwrap();
+    let staged =
+        urn_sql::sea_orm::insert_or_get(&tx, &table, &"urn:example:staged".parse().unwrap())
+            .await
+            .unwrap();
+    assert!(staged.inserted);
+    let again =
+        urn_sql::sea_orm::insert_or_get(&tx, &table, &"URN:EXAMPLE:staged".parse().unwrap())
+            .await
+            .unwrap();
+    assert_eq!((again.id, again.inserted), (staged.id, false));
+    tx.rollback().await.unwrap();
+    assert_eq!(
+        urn_sql::sea_orm::find(db, &table, &"urn:example:staged".parse().unwrap())
+            .await
+            .unwrap(),
+        None
+    );
 
     // Eight tasks race with spellings of one URN: one row, one `inserted`.
     let spellings = [

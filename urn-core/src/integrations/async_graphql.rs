@@ -63,9 +63,16 @@ impl ScalarType for UrnKey<'_> {
     }
 }
 
+/// The schema name (`IsbnUrn`), with a leading `_` when the NID begins with a digit
+/// (`_3gppUrn`): GraphQL names cannot.
 impl<N: Namespace + Send + Sync> TypeName for NsUrn<N> {
     fn type_name() -> Cow<'static, str> {
-        Cow::Owned(ns_schema_name(N::NID))
+        let name = ns_schema_name(N::NID);
+        if name.starts_with(|c: char| c.is_ascii_digit()) {
+            Cow::Owned(alloc::format!("_{name}"))
+        } else {
+            Cow::Owned(name)
+        }
     }
 }
 

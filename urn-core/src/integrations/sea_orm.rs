@@ -1,6 +1,6 @@
 //! SeaORM 2 (feature `sea-orm`): `Urn`, `UrnKey<'static>` and `NsUrn<N>` as entity fields with
 //! no newtype — `From<_> for sea_query::Value`, `ValueType`, `Nullable`, `TryGetable`, and
-//! `Vec<_>` columns on PostgreSQL (`text[]`).
+//! `Vec<_>` columns on PostgreSQL (`urn[]`, or any `text[]`).
 //!
 //! Values go to the database as text, and come back through SeaORM's own `String` decoding (so
 //! every backend SeaORM's features turn on works), then the parser: text that is not what the
