@@ -231,7 +231,7 @@ fn readme_commands(readme: &str) -> Vec<(Vec<String>, String)> {
         .trim_end();
         pending.push_str(text.trim_end_matches('\\'));
         pending.push(if text.ends_with('\\') { ' ' } else { '\n' });
-        if !text.ends_with('\\') && pending.matches('"').count() % 2 == 0 {
+        if !text.ends_with('\\') && pending.matches('"').count().is_multiple_of(2) {
             showing = match pending.split_once("--example query -- ") {
                 Some((_, args)) => {
                     commands.push((shell_words(args), String::new()));
