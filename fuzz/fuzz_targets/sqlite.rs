@@ -29,7 +29,7 @@ thread_local! {
         let mut conn = urn_sql::diesel::sqlite::establish(":memory:").expect("in-memory SQLite");
         diesel::sql_query(format!(
             "CREATE TABLE guarded (urn TEXT NOT NULL {})",
-            urn_sql::sqlite::urn_guards("urn")
+            urn_sql::sqlite::urn_guards("urn").expect("a valid column name")
         ))
         .execute(&mut conn)
         .expect("guards compile");
