@@ -5,11 +5,14 @@
 //! and *not* equivalent to `urn:example:a/b`) arrives as `urn:example:a/b`. [`UrnPath`] reads
 //! the raw request target instead.
 
+use std::borrow::Cow;
+
 use ::axum::extract::{FromRequestParts, MatchedPath, OriginalUri, RawPathParams};
 use ::axum::http::request::Parts;
 use ::axum::http::{StatusCode, header};
 use ::axum::response::{IntoResponse, Response};
-use urn_core::{ParseError, Urn};
+
+use urn_core::{DecodeError, ParseError, Urn};
 
 /// The URN at the end of the request path, for a route ending in a wildcard
 /// (`/items/{*urn}`), as the client wrote it.
@@ -206,9 +209,10 @@ impl<S: Send + Sync> FromRequestParts<S> for UrnPath {
         // A middleware that rewrote the URI between the outer router and this route would
         // make the original URI and the matched route disagree: the text found must be the
         // router's own capture (which axum percent-decodes) once decoded.
+        let decoded = urn_core::decode_nss(located.written);
         if let (Ok(params), Ok(decoded)) = (
             RawPathParams::from_request_parts(parts, state).await,
-            urn_core::decode_nss(located.written),
+            &decoded,
         ) {
             let capture = params.iter().find(|(name, _)| *name == located.name);
             if capture.is_some_and(|(_, value)| value != decoded) {
@@ -217,7 +221,7 @@ impl<S: Send + Sync> FromRequestParts<S> for UrnPath {
                 });
             }
         }
-        let text = urn_text(located.written, uri.query())?;
+        let text = urn_text(located.written, decoded, uri.query())?;
         Urn::from_string(text.clone())
             .map(UrnPath)
             .map_err(|error| UrnPathRejection::Invalid { text, error })
@@ -259,16 +263,20 @@ fn wildcard_text<'a>(route: &'a str, path: &'a str) -> Result<Located<'a>, UrnPa
     Ok(Located { written, name })
 }
 
-/// The URN text of a request: the wildcard's text (decoded once unless it begins with
-/// `urn:`), then a query string that begins with `+` or `=`.
-fn urn_text(written: &str, query: Option<&str>) -> Result<String, UrnPathRejection> {
+/// The URN text of a request: the wildcard's text as `written` when it begins with `urn:`,
+/// else `decoded` (its one decoding), then a query string that begins with `+` or `=`.
+fn urn_text(
+    written: &str,
+    decoded: Result<Cow<'_, str>, DecodeError>,
+    query: Option<&str>,
+) -> Result<String, UrnPathRejection> {
     let mut text = if written
         .get(..4)
         .is_some_and(|s| s.eq_ignore_ascii_case("urn:"))
     {
         written.to_owned()
     } else {
-        urn_core::decode_nss(written)
+        decoded
             .map_err(|e| UrnPathRejection::Undecodable {
                 detail: e.to_string().replace("cannot decode NSS: ", ""),
             })?
@@ -284,7 +292,8 @@ fn urn_text(written: &str, query: Option<&str>) -> Result<String, UrnPathRejecti
 /// [`wildcard_text`] then [`urn_text`], for the unit tests.
 #[cfg(test)]
 fn raw_urn(route: &str, path: &str, query: Option<&str>) -> Result<String, UrnPathRejection> {
-    urn_text(wildcard_text(route, path)?.written, query)
+    let written = wildcard_text(route, path)?.written;
+    urn_text(written, urn_core::decode_nss(written), query)
 }
 
 #[cfg(test)]

@@ -219,13 +219,9 @@ pub mod mysql {
         C: Connection<Backend = Mysql> + LoadConnection,
     {
         let key = urn.key();
-        let insert = format!(
-            "INSERT INTO {} ({}) VALUES (?)",
-            table.mariadb_name(),
-            crate::mariadb::backtick(table.urn_column())
-        );
+        let insert = table.mariadb_insert_sql();
         let inserted = table.mariadb_last_inserted_sql();
-        let find = format!("{} LOCK IN SHARE MODE", table.find_sql(Dialect::MariaDb));
+        let find = table.mariadb_locking_find_sql();
         for _ in 0..3 {
             match ::diesel::sql_query(insert.as_str())
                 .bind::<Text, _>(urn)

@@ -105,11 +105,10 @@ pub async fn insert_or_get<C: ConnectionTrait>(
         let inserted = row.try_get_by_index(3)?;
         return stored(&row, inserted);
     }
-    let mut find = table.find_sql(dialect);
-    if dialect == Dialect::MariaDb {
-        // A locking read sees a row another transaction has just committed.
-        find.push_str(" LOCK IN SHARE MODE");
-    }
+    let find = match dialect {
+        Dialect::MariaDb => table.mariadb_locking_find_sql(),
+        _ => table.find_sql(dialect),
+    };
     let find = Statement::from_sql_and_values(backend, find, [Value::from(urn.key().as_str())]);
     // MariaDB names the violated key in ERROR 1062's message: `… for key 'items_urn_key_unique'`.
     let key_index = format!("'{}'", table.unique_index_name().trim_matches('"'));

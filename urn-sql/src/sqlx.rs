@@ -288,7 +288,7 @@ pub mod mysql {
         let mut conn = conn.acquire().await?;
         let key = urn.key();
         let insert = table.insert_or_get_sql(Dialect::MariaDb);
-        let find = format!("{} LOCK IN SHARE MODE", table.find_sql(Dialect::MariaDb));
+        let find = table.mariadb_locking_find_sql();
         // A row deleted between the two statements makes the lookup miss; try again.
         for _ in 0..3 {
             match ::sqlx::query(AssertSqlSafe(insert.as_str()))

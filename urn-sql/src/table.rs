@@ -188,8 +188,8 @@ impl UrnTable {
         quote_truncated(&format!("{}_sha256", self.key.trim_matches('"')))
     }
 
-    /// The quoted name of the trigger that keeps the key on `event` (`insert`, `update`;
-    /// MariaDB): `<table>_<key>_<event>`.
+    /// The quoted name of the trigger that refuses an invalid URN on `event` (`insert`,
+    /// `update`; MariaDB): `<table>_<key>_<event>`.
     pub fn trigger_name(&self, event: &str) -> String {
         quote_truncated(&format!(
             "{}_{}_{event}",
@@ -213,8 +213,6 @@ impl UrnTable {
         &self.key
     }
 
-    /// `id, urn, key` for `SELECT` and `RETURNING` lists, named as [`StoredUrn`](crate::StoredUrn)'s
-    /// fields whatever the column names.
     /// MariaDB: the row this connection inserted last (`LAST_INSERT_ID()`), for clients that
     /// cannot read the rows of a prepared `INSERT … RETURNING` (diesel: libmariadb announces
     /// no result columns for it when the statement is prepared).
@@ -229,6 +227,27 @@ impl UrnTable {
         )
     }
 
+    /// MariaDB: the plain insert of one URN (`?`): diesel's helper runs it as is (then
+    /// [`mariadb_last_inserted_sql`](UrnTable::mariadb_last_inserted_sql)), the others with
+    /// `RETURNING`.
+    pub(crate) fn mariadb_insert_sql(&self) -> String {
+        format!(
+            "INSERT INTO {} ({}) VALUES (?)",
+            self.mariadb_name(),
+            crate::mariadb::backtick(&self.urn)
+        )
+    }
+
+    /// MariaDB: [`find_sql`](UrnTable::find_sql) as a locking read, which sees a row another
+    /// transaction has just committed even under REPEATABLE READ (the helpers' lookup after
+    /// ERROR 1062).
+    #[cfg(any(feature = "sqlx-mysql", feature = "diesel-mysql", feature = "sea-orm"))]
+    pub(crate) fn mariadb_locking_find_sql(&self) -> String {
+        format!("{} LOCK IN SHARE MODE", self.find_sql(Dialect::MariaDb))
+    }
+
+    /// `id, urn, key` for `SELECT` and `RETURNING` lists, named as [`StoredUrn`](crate::StoredUrn)'s
+    /// fields whatever the column names.
     fn returning(&self) -> String {
         format!(
             "{} AS id, {} AS urn, {} AS urn_key",
@@ -282,9 +301,8 @@ impl UrnTable {
             // MariaDB has no ON CONFLICT DO NOTHING: a stored spelling fails with ERROR 1062,
             // and the helpers look the row up. `inserted` is theirs to say.
             (Dialect::MariaDb, _) => format!(
-                "INSERT INTO {} ({}) VALUES (?) RETURNING {}",
-                self.mariadb_name(),
-                crate::mariadb::backtick(urn),
+                "{} RETURNING {}",
+                self.mariadb_insert_sql(),
                 crate::mariadb::backtick(&self.returning())
             ),
         }
