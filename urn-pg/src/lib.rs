@@ -15,6 +15,7 @@
 //! pgrx panics on non-UTF-8 text in a database whose encoding is not UTF-8, and a URN's error
 //! should be the parser's message, not a conversion panic.
 
+use pgrx::datum::Internal;
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::prelude::*;
 use urn_core::{KeyRules, ParseError, UrnKey, UrnRef};
@@ -118,9 +119,42 @@ fn urn_valid(value: &[u8]) -> bool {
 }
 
 /// `urn_key_v1(urn)`: urn-core's `Urn::key()` under `KeyRules::V1`.
+///
+/// A keyed table's generated column calls it for every row written, so it copies as little as
+/// it can: a URN that is its own key comes back as the argument's own value, and any other key
+/// is copied once, from urn-core's (mostly inline) buffer into PostgreSQL's memory, with no Rust
+/// `String` in between (measured in urn-sql's `--bench extension`; see the README).
 #[pg_extern(sql = false)]
-fn urn_key_v1(urn: &[u8]) -> String {
-    urn_arg(urn).key_with(KeyRules::V1).into_string()
+fn urn_key_v1(urn: &[u8], fcinfo: pg_sys::FunctionCallInfo) -> Internal {
+    let key = urn_arg(urn).key_with(KeyRules::V1);
+    let text = key.as_str().as_bytes();
+    if text.as_ptr() == urn.as_ptr() && text.len() == urn.len() {
+        // SAFETY: PostgreSQL called this function with `fcinfo`, whose first argument (not
+        // NULL: the function is STRICT) pgrx read as `urn`.
+        if let Some(datum) = unsafe { own_datum(fcinfo, urn) } {
+            return Internal::from(Some(datum));
+        }
+    }
+    Internal::from(text.into_datum())
+}
+
+/// The first argument's datum, when `bytes` is its whole content where it lies: not a copy
+/// that PostgreSQL decompressed or fetched from TOAST for pgrx. Returning an argument unchanged
+/// is how PostgreSQL's own functions (`text_larger`) return one; a toasted datum must not be
+/// returned as a text value, so anything but a plain in-line varlena is copied instead.
+///
+/// # Safety
+/// `fcinfo` must be the call's own, with a non-NULL first argument from which `bytes` was read.
+unsafe fn own_datum(fcinfo: pg_sys::FunctionCallInfo, bytes: &[u8]) -> Option<pg_sys::Datum> {
+    // SAFETY: the caller's contract.
+    let datum = unsafe { pgrx::fcinfo::pg_getarg_datum(fcinfo, 0) }?;
+    let start = datum.cast_mut_ptr::<u8>().cast_const();
+    // An in-line varlena has a 1-byte (short) or a 4-byte header before its bytes; a copy
+    // lies in memory of its own, never inside the original, so neither address can match it.
+    let in_place = [1, 4]
+        .iter()
+        .any(|&header| start.wrapping_add(header) == bytes.as_ptr());
+    in_place.then_some(datum)
 }
 
 /// `urn_rfc8141_key(urn)`: the RFC 8141 section 3 key alone (no namespace rules).
@@ -221,6 +255,89 @@ mod tests {
             text("SELECT urn_key_v1('URN:X-Y:a')").as_deref(),
             Some("urn:x-y:a")
         );
+    }
+
+    /// `urn_key_v1` hands back a URN that is its own key as the argument itself, whichever
+    /// header its varlena has, and any other key as a new text.
+    #[pg_test]
+    fn a_urn_that_is_its_own_key_comes_back_as_itself() {
+        let call = |datum: pg_sys::Datum| {
+            // SAFETY: the wrapper pgrx made for urn_key_v1, called with one non-NULL text.
+            unsafe {
+                pgrx::fcinfo::direct_pg_extern_function_call_as_datum(
+                    super::urn_key_v1_wrapper,
+                    &[Some(datum)],
+                )
+            }
+            .unwrap()
+        };
+        let text = b"urn:example:a";
+        let long_header = text.as_slice().into_datum().unwrap();
+        assert_eq!(call(long_header), long_header);
+        // A varlena with a 1-byte header, as short values are stored in a row.
+        // SAFETY: a fresh allocation of the header and the text, written within it.
+        let short_header = unsafe {
+            let short = pg_sys::palloc(text.len() + 1).cast::<u8>();
+            short.write((((text.len() + 1) << 1) | 1) as u8);
+            short
+                .add(1)
+                .copy_from_nonoverlapping(text.as_ptr(), text.len());
+            pg_sys::Datum::from(short)
+        };
+        assert_eq!(call(short_header), short_header);
+        let respelt = b"URN:EXAMPLE:a".as_slice().into_datum().unwrap();
+        let key = call(respelt);
+        assert_ne!(key, respelt);
+        // SAFETY: a text datum the function returned.
+        let key = unsafe { String::from_datum(key, false) };
+        assert_eq!(key.as_deref(), Some("urn:example:a"));
+    }
+
+    /// A keyed table stores every row's key, whether the URN reaches the key function in
+    /// place, compressed or from out-of-line TOAST storage: inserted from another table, updated,
+    /// met again by `ON CONFLICT`, and the unique index agrees with the table.
+    #[pg_test]
+    fn keyed_tables_keep_the_right_keys_however_the_urn_is_held() {
+        Spi::run(
+            "CREATE TABLE source (urn text, expected text); \
+             ALTER TABLE source ALTER COLUMN urn SET STORAGE EXTERNAL; \
+             INSERT INTO source VALUES \
+               ('urn:example:a', 'urn:example:a'), \
+               ('URN:EXAMPLE:b?=q', 'urn:example:b'), \
+               ('urn:isbn:978-0-395-36341-6', 'urn:isbn:9780395363416'), \
+               ('urn:example:' || repeat('c', 3000), 'urn:example:' || repeat('c', 3000)), \
+               ('urn:example:' || repeat('d', 3000) || '#f', 'urn:example:' || repeat('d', 3000)); \
+             CREATE TABLE items ( \
+               id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, urn urn NOT NULL, note text, \
+               urn_key text COLLATE \"C\" GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL); \
+             CREATE UNIQUE INDEX items_urn_key_unique ON items ((urn_key_index(urn_key)) COLLATE \"C\"); \
+             INSERT INTO items (urn) SELECT urn FROM source",
+        )
+        .unwrap();
+        let out_of_line = Spi::get_one::<bool>(
+            "SELECT pg_relation_size(reltoastrelid) > 0 FROM pg_class WHERE relname = 'source'",
+        );
+        assert_eq!(
+            out_of_line.unwrap(),
+            Some(true),
+            "the long URNs are in TOAST storage"
+        );
+        let right = "SELECT count(*) FROM items JOIN source ON source.urn = items.urn::text \
+                     WHERE items.urn_key = source.expected";
+        assert_eq!(Spi::get_one::<i64>(right).unwrap(), Some(5));
+        Spi::run("UPDATE items SET note = 'updated'").unwrap();
+        assert_eq!(Spi::get_one::<i64>(right).unwrap(), Some(5));
+        Spi::run(
+            "INSERT INTO items (urn) SELECT upper(left(urn, 3)) || substr(urn, 4) FROM source \
+             ON CONFLICT (urn_key_index(urn_key)) DO NOTHING",
+        )
+        .unwrap();
+        assert_eq!(
+            Spi::get_one::<i64>("SELECT count(*) FROM items").unwrap(),
+            Some(5)
+        );
+        Spi::run("REINDEX TABLE items; CREATE EXTENSION IF NOT EXISTS amcheck").unwrap();
+        Spi::run("SELECT bt_index_check('items_urn_key_unique', true)").unwrap();
     }
 
     /// `urn_pg_invalidate_relcache()` is for administrators: PUBLIC may not run it (any role

@@ -5,7 +5,9 @@
 //! - bulk loads of 100,000 and 1,000,000 mixed URNs, by `INSERT … SELECT unnest($1::text[])`
 //!   (batches of 10,000) and by `COPY … FROM STDIN`, each in one transaction, into a plain
 //!   `text` column, a `text UNIQUE` column, the text plus a generated copy with UNIQUE on the
-//!   copy (the storage baseline: what storing a key costs before any URN logic), and the keyed
+//!   copy (the storage baseline: what storing a key costs before any URN logic), the same with
+//!   the key column and unique index of today's pattern (its floor: the pattern without the
+//!   `urn` domain's check or the key function), and the keyed
 //!   table: on the previous revision of the portable SQL (revision 3,
 //!   `tests/fixtures/urn-sql-3-up.sql`: the "before"), on the current one and on the extension,
 //!   each with the key in the database's collation (revision 3's pattern) and with the table
@@ -333,6 +335,18 @@ async fn run(db: &Database, sizes: &[usize]) {
                 "CREATE TABLE t ({id}, urn text NOT NULL, \
                  copy text GENERATED ALWAYS AS (urn || '') STORED NOT NULL); \
                  CREATE UNIQUE INDEX t_copy ON t (copy)"
+            ),
+            sql: Sql::Portable,
+        },
+        Variant {
+            // The floor of today's pattern: the same columns, collation and unique index,
+            // with a copy of the text for the key and no domain check: what the pattern costs
+            // before any URN logic.
+            name: "pattern, no URN logic",
+            ddl: format!(
+                "CREATE TABLE t ({id}, urn text NOT NULL, \
+                 urn_key text COLLATE \"C\" GENERATED ALWAYS AS (urn || '') STORED NOT NULL); \
+                 CREATE UNIQUE INDEX t_urn_key_unique ON t ((urn_key_index(urn_key)) COLLATE \"C\")"
             ),
             sql: Sql::Portable,
         },
