@@ -7,7 +7,7 @@ use diesel::{PgConnection, SqliteConnection};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use urn_core::{Urn, UrnKey};
 use urn_serde::IsbnUrn;
-use urn_sql::diesel::postgres::urn_key_index;
+use urn_sql::UrnTable;
 
 use crate::item::{Item, NewItem};
 
@@ -112,8 +112,9 @@ impl TryFrom<LiteRow> for Item {
 pub enum DieselStore {
     /// A SQLite database file.
     Sqlite(SqliteConnection),
-    /// A PostgreSQL database.
-    Postgres(PgConnection),
+    /// A PostgreSQL database, and its keyed table (named with the schema urn-sql's migration
+    /// installed into).
+    Postgres(PgConnection, Box<UrnTable>),
 }
 
 /// Connecting or migrating failed.
@@ -127,13 +128,21 @@ impl DieselStore {
             let mut conn = PgConnection::establish(url)?;
             conn.run_pending_migrations(URN_TYPES)?;
             conn.run_pending_migrations(PG_ITEMS)?;
-            Ok(DieselStore::Postgres(conn))
+            // urn-sql's migration installs into the current schema: the helpers' statements
+            // name its objects there.
+            let schema: String = diesel::select(diesel::dsl::sql::<diesel::sql_types::Text>(
+                "pg_catalog.current_schema()",
+            ))
+            .get_result(&mut conn)?;
+            let table = UrnTable::new("items")?.with_urn_schema(&schema)?;
+            Ok(DieselStore::Postgres(conn, Box::new(table)))
         } else {
             let path = url
                 .strip_prefix("sqlite://")
                 .or_else(|| url.strip_prefix("sqlite:"));
             // Registers urn_key_v1, which the generated key column calls.
-            let mut conn = urn_sql::diesel::sqlite::establish(path.unwrap_or(url))?;
+            urn_sql::sqlite::register_for_all_connections()?;
+            let mut conn = SqliteConnection::establish(path.unwrap_or(url))?;
             conn.run_pending_migrations(SQLITE_ITEMS)?;
             Ok(DieselStore::Sqlite(conn))
         }
@@ -143,7 +152,7 @@ impl DieselStore {
     /// and whether this call created it.
     pub fn insert_or_get(&mut self, item: &NewItem) -> QueryResult<(Item, bool)> {
         let inserted = match self {
-            DieselStore::Postgres(conn) => diesel::insert_into(pg::items::table)
+            DieselStore::Postgres(conn, _) => diesel::insert_into(pg::items::table)
                 .values((
                     pg::items::urn.eq(&item.urn),
                     pg::items::title.eq(&item.title),
@@ -184,12 +193,16 @@ impl DieselStore {
     /// The item whose URN is equivalent to `urn`, if any.
     pub fn find(&mut self, urn: &Urn) -> QueryResult<Option<Item>> {
         match self {
-            DieselStore::Postgres(conn) => Ok(pg::items::table
-                .filter(urn_key_index(pg::items::urn_key).eq(urn_key_index(urn.key())))
-                .select(PgRow::as_select())
-                .first(conn)
-                .optional()?
-                .map(Item::from)),
+            // urn-sql's lookup by key (the unique index), then the row by its id.
+            DieselStore::Postgres(conn, table) => match urn_sql::diesel::find(conn, table, urn)? {
+                Some(stored) => Ok(Some(Item::from(
+                    pg::items::table
+                        .find(stored.id)
+                        .select(PgRow::as_select())
+                        .first(conn)?,
+                ))),
+                None => Ok(None),
+            },
             DieselStore::Sqlite(conn) => lite::items::table
                 .filter(lite::items::urn_key.eq(urn.key()))
                 .select(LiteRow::as_select())
@@ -203,7 +216,7 @@ impl DieselStore {
     /// Every item, in insertion order.
     pub fn list(&mut self) -> QueryResult<Vec<Item>> {
         match self {
-            DieselStore::Postgres(conn) => Ok(pg::items::table
+            DieselStore::Postgres(conn, _) => Ok(pg::items::table
                 .order(pg::items::id)
                 .select(PgRow::as_select())
                 .load(conn)?

@@ -107,7 +107,7 @@ impl Store {
             Ok(Store::Postgres(pool))
         } else if url.starts_with("sqlite:") {
             // The generated key column calls urn_key_v1: every connection needs it.
-            urn_sql::sqlite::register_functions()
+            urn_sql::sqlite::register_for_all_connections()
                 .map_err(|e| sqlx::Error::Configuration(e.into()))?;
             let options = SqliteConnectOptions::from_str(url)?.create_if_missing(true);
             // An in-memory database lives as long as its one connection.
@@ -204,7 +204,8 @@ mod tests {
     /// The SQLite migration starts with urn-sql's keyed table verbatim, so it cannot drift.
     #[test]
     fn sqlite_migration_uses_the_urn_sql_table() {
-        let table = urn_sql::sqlite::table_sql(&urn_sql::UrnTable::new("items").unwrap());
+        let table =
+            urn_sql::Dialect::Sqlite.create_table_sql(&urn_sql::UrnTable::new("items").unwrap());
         let columns = table.trim_end().trim_end_matches(");").trim_end();
         assert!(SQLITE_ITEMS.contains(&format!("{columns},\n")), "{columns}");
         assert!(POSTGRES_ITEMS.contains(

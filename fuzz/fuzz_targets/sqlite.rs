@@ -8,7 +8,7 @@ use std::cell::RefCell;
 
 use diesel::sql_types::{Nullable, Text};
 use diesel::sqlite::SqliteConnection;
-use diesel::{QueryableByName, RunQueryDsl};
+use diesel::{Connection, QueryableByName, RunQueryDsl};
 use libfuzzer_sys::fuzz_target;
 use urn_core::Urn;
 
@@ -26,7 +26,8 @@ struct Key {
 
 thread_local! {
     static CONN: RefCell<SqliteConnection> = RefCell::new({
-        let mut conn = urn_sql::diesel::sqlite::establish(":memory:").expect("in-memory SQLite");
+        urn_sql::sqlite::register_for_all_connections().expect("the SQLite functions");
+        let mut conn = SqliteConnection::establish(":memory:").expect("in-memory SQLite");
         diesel::sql_query(format!(
             "CREATE TABLE guarded (urn TEXT NOT NULL {})",
             urn_sql::sqlite::urn_guards("urn").expect("a valid column name")

@@ -60,13 +60,15 @@ enum Command {
         line 2: invalid URN: ' ' at byte 13 is not allowed in the NSS\n  \
         (exit status 1)")]
     Check(Inputs),
-    /// Print the SQL that makes a database deduplicate equivalent URNs (domains, key function,
-    /// the table pattern as a commented example), or with --table one keyed table.
+    /// Print the SQL that makes a database deduplicate equivalent URNs (PostgreSQL: domains and
+    /// key functions; MariaDB: routines; SQLite: what to register), with the table pattern as
+    /// a commented example, or with --table one keyed table.
     #[command(after_help = "Example:\n  \
         $ urn sql --dialect postgres | psql -v ON_ERROR_STOP=1 \"$DATABASE_URL\"\n  \
+        $ urn sql --dialect postgres --table books --urn-schema urn | psql -v ON_ERROR_STOP=1 \"$DATABASE_URL\"\n  \
         $ urn sql --dialect mariadb | mariadb my_database\n  \
         $ urn sql --dialect mariadb --table books | mariadb my_database\n  \
-        $ urn sql --dialect sqlite")]
+        $ urn sql --dialect sqlite --table books | sqlite3 books.db")]
     Sql {
         /// The database to write for.
         #[arg(long, value_enum)]
@@ -75,6 +77,10 @@ enum Command {
         /// urn_key), in the form the database's command-line client takes.
         #[arg(long, value_name = "NAME")]
         table: Option<String>,
+        /// PostgreSQL: the schema urn-sql's domains and functions were installed into, which
+        /// the table's statements name (default: public).
+        #[arg(long, value_name = "SCHEMA", requires = "table")]
+        urn_schema: Option<String>,
     },
     /// Print a JSON Schema (draft 2020-12) document for URN strings.
     #[command(after_help = "Examples:\n  \
@@ -173,21 +179,35 @@ fn schema(namespace: Option<&str>, key: bool) -> io::Result<ExitCode> {
 }
 
 /// `urn sql`: the install script, or one keyed table's statements; a usage error for a table
-/// name that is not a plain SQL identifier.
-fn sql(dialect: DialectName, table: Option<&str>) -> io::Result<ExitCode> {
+/// or schema name that is not a plain SQL identifier, or a schema for another database.
+fn sql(
+    dialect: DialectName,
+    table: Option<&str>,
+    urn_schema: Option<&str>,
+) -> io::Result<ExitCode> {
     let dialect = match dialect {
         DialectName::Postgres => urn_sql::Dialect::Postgres,
         DialectName::Sqlite => urn_sql::Dialect::Sqlite,
         DialectName::Mariadb => urn_sql::Dialect::MariaDb,
     };
     let Some(name) = table else {
-        return commands::print(&urn_sql::ddl(dialect));
+        return commands::print(&dialect.install_sql());
     };
-    match urn_sql::UrnTable::new(name) {
-        Ok(table) if dialect == urn_sql::Dialect::MariaDb => {
-            commands::print(&urn_sql::mariadb::client_sql(&table.create_sql(dialect)))
-        }
-        Ok(table) => commands::print(&table.create_sql(dialect)),
+    if urn_schema.is_some() && dialect != urn_sql::Dialect::Postgres {
+        eprintln!(
+            "urn sql: --urn-schema is for PostgreSQL (SQLite and MariaDB have no schemas of urn-sql's objects)"
+        );
+        return Ok(ExitCode::from(2));
+    }
+    let table = urn_sql::UrnTable::new(name).and_then(|table| match urn_schema {
+        Some(schema) => table.with_urn_schema(schema),
+        None => Ok(table),
+    });
+    match table {
+        Ok(table) if dialect == urn_sql::Dialect::MariaDb => commands::print(
+            &urn_sql::mariadb::client_sql(&dialect.create_table_sql(&table)),
+        ),
+        Ok(table) => commands::print(&dialect.create_table_sql(&table)),
         Err(e) => {
             eprintln!("urn sql: {e}");
             Ok(ExitCode::from(2))
@@ -203,7 +223,11 @@ fn main() -> ExitCode {
         Command::Eq { syntax, a, b } => commands::eq(a, b, (*syntax).into()),
         Command::Dedup(i) => commands::dedup(&i.urns, i.syntax.into(), i.stdin_json),
         Command::Check(i) => commands::check(&i.urns, i.syntax.into(), i.stdin_json),
-        Command::Sql { dialect, table } => sql(*dialect, table.as_deref()),
+        Command::Sql {
+            dialect,
+            table,
+            urn_schema,
+        } => sql(*dialect, table.as_deref(), urn_schema.as_deref()),
         Command::Schema { namespace, key } => schema(namespace.as_deref(), *key),
     };
     match result {

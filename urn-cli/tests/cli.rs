@@ -300,12 +300,12 @@ fn sql_prints_the_ddl_for_each_dialect() {
     let text = stdout(&pg);
     assert_eq!(
         text.trim_end(),
-        urn_sql::ddl(urn_sql::Dialect::Postgres).trim_end()
+        urn_sql::Dialect::Postgres.install_sql().trim_end()
     );
     assert!(text.contains("CREATE DOMAIN urn AS pg_catalog.text"));
     assert!(text.contains("CREATE OR REPLACE FUNCTION urn_key_v1(u urn)"));
     assert!(text.starts_with("BEGIN;\n") && text.contains("\nCOMMIT;\n"));
-    assert!(text.contains("-- CREATE TABLE items ("));
+    assert!(text.contains("--   CREATE TABLE \"items\" ("));
     let lite = urn(&["sql", "--dialect", "sqlite"], b"");
     assert_eq!(lite.status.code(), Some(0));
     assert!(stdout(&lite).contains(
@@ -329,15 +329,63 @@ fn sql_table_prints_one_keyed_table() {
     let table = urn_sql::UrnTable::new("books").unwrap();
     assert_eq!(
         stdout(&maria),
-        urn_sql::mariadb::client_sql(&table.create_sql(urn_sql::Dialect::MariaDb))
+        urn_sql::mariadb::client_sql(&urn_sql::Dialect::MariaDb.create_table_sql(&table))
     );
-    assert!(stdout(&maria).starts_with("DELIMITER //\n"));
-    assert!(stdout(&maria).contains("\nEND IF//\n"));
+    assert!(stdout(&maria).starts_with("DELIMITER //\nBEGIN NOT ATOMIC\n"));
+    assert!(stdout(&maria).ends_with("\nEND//\nDELIMITER ;\n"));
     let pg = urn(&["sql", "--dialect", "postgres", "--table", "books"], b"");
     assert_eq!(
         stdout(&pg).trim_end(),
-        table.create_sql(urn_sql::Dialect::Postgres).trim_end()
+        urn_sql::Dialect::Postgres
+            .create_table_sql(&table)
+            .trim_end()
     );
+    // --urn-schema: the statements name urn-sql's objects in that schema.
+    let pg = urn(
+        &[
+            "sql",
+            "--dialect",
+            "postgres",
+            "--table",
+            "books",
+            "--urn-schema",
+            "urn",
+        ],
+        b"",
+    );
+    assert_eq!(pg.status.code(), Some(0));
+    assert_eq!(
+        stdout(&pg).trim_end(),
+        urn_sql::Dialect::Postgres
+            .create_table_sql(&table.clone().with_urn_schema("urn").unwrap())
+            .trim_end()
+    );
+    assert!(stdout(&pg).contains("\"urn\".urn_key_v1_inline(\"urn\")"));
+    for args in [
+        &[
+            "sql",
+            "--dialect",
+            "mariadb",
+            "--table",
+            "books",
+            "--urn-schema",
+            "urn",
+        ][..],
+        &["sql", "--dialect", "postgres", "--urn-schema", "urn"],
+        &[
+            "sql",
+            "--dialect",
+            "postgres",
+            "--table",
+            "books",
+            "--urn-schema",
+            "a b",
+        ],
+    ] {
+        let bad = urn(args, b"");
+        assert_eq!(bad.status.code(), Some(2), "{args:?}");
+        assert_eq!(stdout(&bad), "");
+    }
     let bad = urn(
         &[
             "sql",

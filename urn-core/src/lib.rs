@@ -50,6 +50,7 @@ mod error;
 mod generate;
 mod integrations;
 mod key;
+mod key_rule;
 mod key_rules;
 mod key_text;
 mod namespaces;
@@ -57,6 +58,7 @@ mod ns_urn;
 mod nss_key;
 mod parse;
 pub mod patterns;
+pub mod prelude;
 mod registry;
 #[cfg(feature = "diesel")]
 pub mod sql_types;
@@ -73,6 +75,7 @@ pub struct Readme;
 pub use encoding::{DecodeError, DecodeErrorKind, decode_nss, encode_nss};
 pub use error::{Component, ErrorKind, ParseError};
 pub use key::UrnKey;
+pub use key_rule::{CheckDigits, DigitForm, Hyphens, KeyRule};
 pub use key_rules::KeyRules;
 pub use namespaces::{KnownNamespace, NamespaceError};
 pub use ns_urn::{

@@ -1,6 +1,7 @@
 //! The crate's modules depend on each other one way only: no module reaches, directly or
 //! through others, back to itself. Read from the sources: every `crate::<module>` path outside
-//! comments is an arrow, and a name re-exported by `lib.rs` stands for the module it comes from.
+//! comments is an arrow, and a name re-exported by `lib.rs` (or a `#[macro_export]` macro, which
+//! lives at the crate's root) stands for the module it comes from.
 //! A module's own submodules (`namespaces/isbn.rs`) belong to it.
 #![allow(
     missing_docs,
@@ -67,9 +68,24 @@ fn reexports(lib: &str) -> BTreeMap<String, String> {
 fn modules_depend_on_each_other_one_way() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
-    let names = reexports(&lib);
+    let mut names = reexports(&lib);
     let mut files = Vec::new();
     sources(&src, &mut files);
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let module = path
+            .strip_prefix(&src)
+            .unwrap()
+            .components()
+            .next()
+            .unwrap();
+        let module = module.as_os_str().to_str().unwrap().trim_end_matches(".rs");
+        for (at, _) in text.match_indices("#[macro_export]") {
+            if let Some(rest) = text[at..].split("macro_rules! ").nth(1) {
+                names.insert(ident(rest).to_owned(), module.to_owned());
+            }
+        }
+    }
     let mut arrows: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for path in &files {
         let relative = path.strip_prefix(&src).unwrap();

@@ -4,14 +4,13 @@
 
 use schemars::{JsonSchema, SchemaGenerator, generate::SchemaSettings};
 use serde_json::Value;
+use urn_core::{KnownNamespace, patterns};
 
-// The urn-core items this crate's users need, by name (each is urn-core's own type, with its
-// `JsonSchema` impl): the URN types, the typed aliases and markers, the patterns.
-pub use urn_core::{
-    DEFAULT_MAX_LEN, ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, KnownNamespace, LexUrn, MpegUrn,
-    Namespace, NbnUrn, NsUrn, OgcUrn, OidUrn, Urn, UrnKey, UrnRef, UuidUrn, namespace, ns,
-    patterns,
-};
+// urn-core whole, and its prelude at the root: the same names in every sibling crate (the
+// column, serde and schema impls of these types live in urn-core, behind the features this
+// crate turns on).
+pub use urn_core;
+pub use urn_core::prelude::*;
 
 #[cfg(feature = "validate")]
 mod validate;

@@ -16,13 +16,14 @@ mod corpus;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use urn_schema::{KnownNamespace, Namespace, NsUrn, Urn, UrnKey, ns, patterns};
+use urn_schema::urn_core::{KnownNamespace, patterns};
+use urn_schema::{Namespace, NsUrn, Urn, UrnKey, ns};
 
 /// Every corpus input no longer than the length cap (the patterns leave the cap to maxLength).
 fn inputs() -> Vec<String> {
     let mut all = corpus::vector_inputs();
     all.extend(corpus::generated_inputs());
-    all.retain(|s| s.len() <= urn_schema::DEFAULT_MAX_LEN);
+    all.retain(|s| s.len() <= urn_schema::urn_core::DEFAULT_MAX_LEN);
     all
 }
 

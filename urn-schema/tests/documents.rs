@@ -10,7 +10,8 @@
 
 use schemars::JsonSchema;
 use serde_json::{Value, json};
-use urn_schema::{IsbnUrn, Urn, UrnKey, UuidUrn, patterns};
+use urn_schema::urn_core::{KnownNamespace, patterns};
+use urn_schema::{IsbnUrn, Urn, UrnKey, UuidUrn};
 
 #[derive(JsonSchema, serde::Deserialize)]
 #[allow(dead_code)]
@@ -47,7 +48,10 @@ fn derived_struct_schema_embeds_the_patterns() {
     assert_eq!(props["key"]["pattern"], patterns::URN_KEY);
     assert_eq!(
         props["owner"]["pattern"],
-        patterns::namespace_urn("uuid", urn_schema::KnownNamespace::Uuid.nss_pattern())
+        patterns::namespace_urn(
+            "uuid",
+            urn_schema::urn_core::KnownNamespace::Uuid.nss_pattern()
+        )
     );
     assert_eq!(props["see_also"]["items"]["pattern"], patterns::URN);
     assert_eq!(props["shelves"]["items"]["items"]["pattern"], patterns::URN);
@@ -55,7 +59,7 @@ fn derived_struct_schema_embeds_the_patterns() {
         serde_json::to_string(&props["isbn"]).unwrap().contains(
             &serde_json::to_string(&patterns::namespace_urn(
                 "isbn",
-                urn_schema::KnownNamespace::Isbn.nss_pattern()
+                urn_schema::urn_core::KnownNamespace::Isbn.nss_pattern()
             ))
             .unwrap()
         )
@@ -143,7 +147,10 @@ fn schemas_folder_matches_the_code() {
         std::fs::create_dir_all(&dir).unwrap();
     }
     let files = urn_schema::schema_files();
-    assert_eq!(files.len(), 2 + urn_schema::KnownNamespace::ALL.len());
+    assert_eq!(
+        files.len(),
+        2 + urn_schema::urn_core::KnownNamespace::ALL.len()
+    );
     for (name, doc) in files {
         let path = dir.join(&name);
         let text = urn_schema::to_file_text(&doc);

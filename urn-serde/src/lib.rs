@@ -2,14 +2,11 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// The urn-core items a serde user needs, by name: the URN types (whose `Serialize` and
-// `Deserialize` impls live in urn-core, behind the feature this crate turns on), the typed
-// namespaces, and the errors a failed deserialization carries as its source.
-pub use urn_core::{
-    ErrorKind, ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, LexUrn, MpegUrn, Namespace, NamespaceError,
-    NbnUrn, NsUrn, NsUrnError, OgcUrn, OidUrn, ParseError, Urn, UrnKey, UrnRef, UuidUrn, namespace,
-    ns,
-};
+// urn-core whole, and its prelude at the root: the same names in every sibling crate (the
+// column, serde and schema impls of these types live in urn-core, behind the features this
+// crate turns on).
+pub use urn_core;
+pub use urn_core::prelude::*;
 
 #[cfg(feature = "axum")]
 pub mod axum;

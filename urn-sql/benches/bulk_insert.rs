@@ -61,8 +61,12 @@ async fn postgres(url: &str, urns: &[String]) {
         .connect_with(options)
         .await
         .unwrap();
-    urn_sql::sqlx::postgres::install(&pool).await.unwrap();
-    let keyed = urn_sql::postgres::table_sql(&UrnTable::new("keyed").unwrap());
+    urn_sql::sqlx::install(&pool).await.unwrap();
+    let table = UrnTable::new("keyed")
+        .unwrap()
+        .with_urn_schema(&schema)
+        .unwrap();
+    let keyed = urn_sql::Dialect::Postgres.create_table_sql(&table);
     let variants = [
         ("plain text", "CREATE TABLE t (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, urn text NOT NULL)".to_owned()),
         ("plain text UNIQUE", "CREATE TABLE t (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, urn text NOT NULL UNIQUE)".to_owned()),
@@ -107,13 +111,13 @@ async fn postgres(url: &str, urns: &[String]) {
 }
 
 async fn sqlite(urns: &[String]) {
-    urn_sql::sqlite::register_functions().unwrap();
+    urn_sql::sqlite::register_for_all_connections().unwrap();
     let pool = SqlitePoolOptions::new()
         .max_connections(1)
         .connect("sqlite::memory:")
         .await
         .unwrap();
-    let keyed = urn_sql::sqlite::table_sql(&UrnTable::new("t").unwrap());
+    let keyed = urn_sql::Dialect::Sqlite.create_table_sql(&UrnTable::new("t").unwrap());
     let variants = [
         (
             "plain TEXT",

@@ -11,7 +11,7 @@
 //!   table: on the previous revision of the portable SQL (revision 3,
 //!   `tests/fixtures/urn-sql-3-up.sql`: the "before"), on the current one and on the extension,
 //!   each with the key in the database's collation (revision 3's pattern) and with the table
-//!   pattern of today (`UrnTable::create_sql`); with each table's size;
+//!   pattern of today (`Dialect::create_table_sql`); with each table's size;
 //! - the cost of one `x::urn` check and one `urn_key_v1(x)` call in each SQL;
 //! - the time of one call of each function, and of each domain's refusal path, on URNs of
 //!   8 KiB and 64 KiB of each shape (`%XX`, plain characters, long r-, q- and f-components).
@@ -134,7 +134,7 @@ async fn database(
     };
     setup.close().await;
     let portable = pool(url, &name, "current").await;
-    urn_sql::sqlx::postgres::install(&portable).await.unwrap();
+    urn_sql::sqlx::install(&portable).await.unwrap();
     let previous = pool(url, &name, "previous").await;
     previous
         .execute(AssertSqlSafe(format!("BEGIN; {PREVIOUS} COMMIT;")))
@@ -316,7 +316,11 @@ async fn run(db: &Database, sizes: &[usize]) {
          urn_key text GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL); \
          CREATE UNIQUE INDEX t_urn_key_unique ON t (urn_key_index(urn_key))"
     );
-    let today = urn_sql::postgres::table_sql(&UrnTable::new("t").unwrap());
+    // Today's pattern, naming urn-sql's objects where each install put them.
+    let today = |schema: &str| {
+        let table = UrnTable::new("t").unwrap().with_urn_schema(schema).unwrap();
+        urn_sql::Dialect::Postgres.create_table_sql(&table)
+    };
     let mut variants = vec![
         Variant {
             name: "plain text",
@@ -362,7 +366,7 @@ async fn run(db: &Database, sizes: &[usize]) {
         },
         Variant {
             name: "keyed, portable",
-            ddl: today.clone(),
+            ddl: today("current"),
             sql: Sql::Portable,
         },
     ];
@@ -374,7 +378,7 @@ async fn run(db: &Database, sizes: &[usize]) {
         });
         variants.push(Variant {
             name: "keyed, urn_pg",
-            ddl: today,
+            ddl: today("public"),
             sql: Sql::Extension,
         });
     }

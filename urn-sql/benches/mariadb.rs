@@ -111,7 +111,7 @@ fn main() {
             .connect_with(options)
             .await
             .unwrap();
-        urn_sql::sqlx::mysql::install(&pool).await.unwrap();
+        urn_sql::sqlx::install(&pool).await.unwrap();
         let id = "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY";
         let text = "LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL";
         let variants = [
@@ -122,7 +122,7 @@ fn main() {
             ),
             (
                 "keyed (urn-sql)",
-                UrnTable::new("t").unwrap().create_sql(Dialect::MariaDb),
+                Dialect::MariaDb.create_table_sql(&UrnTable::new("t").unwrap()),
             ),
         ];
         for &rows in &sizes {

@@ -1,264 +1,318 @@
-//! diesel helpers: insert-or-get by key, find by any equivalent spelling (features
-//! `diesel-postgres`, `diesel-sqlite`), and the embedded PostgreSQL migration.
+//! diesel helpers for PostgreSQL, SQLite and MariaDB (features `diesel-postgres`,
+//! `diesel-sqlite`, `diesel-mariadb`): [`install`], [`insert_or_get`] and [`find`] take any
+//! diesel connection of the three backends (`PgConnection`, `SqliteConnection`, a
+//! `MysqlConnection` or a pooled one); on SQLite also [`audit`].
 //!
 //! Column types need nothing from here: with the features on, `Urn`, `UrnKey` and `NsUrn<N>`
 //! implement `AsExpression`, `ToSql` and `FromSql` for `Text` and for the
 //! [`sql_types`](urn_core::sql_types) markers of the PostgreSQL domains, so they work as
 //! fields of `Queryable`, `Selectable` and `Insertable` structs.
+//!
+//! On SQLite, register the key function for the process before opening connections:
+//!
+//! ```
+//! use diesel::{Connection, RunQueryDsl, sql_types::Text};
+//! #[derive(diesel::QueryableByName)]
+//! struct Key { #[diesel(sql_type = Text)] key: String }
+//! urn_sql::sqlite::register_for_all_connections()?;
+//! let mut conn = diesel::SqliteConnection::establish(":memory:")?;
+//! let row: Key = diesel::sql_query("SELECT urn_key_v1('URN:EXAMPLE:a%2c') AS key").get_result(&mut conn)?;
+//! assert_eq!(row.key, "urn:example:a%2C");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! On MariaDB the helpers take any connection of diesel's `Mysql` backend, so this crate links
+//! no libmysqlclient (your crate's diesel `mysql` feature does).
 
-use ::diesel::QueryResult;
-use ::diesel::RunQueryDsl;
+use ::diesel::connection::LoadConnection;
+use ::diesel::result::Error;
 use ::diesel::sql_types::Text;
-use urn_core::Urn;
+use ::diesel::{Connection, OptionalExtension, QueryResult, RunQueryDsl};
+use urn_core::{Urn, UrnKey};
 
-use crate::{Dialect, StoredUrn, UrnTable};
+use crate::protocol::{self, Client, Inserted, Plan};
+use crate::row::StoredUrn;
+use crate::table::UrnTable;
 
-/// PostgreSQL: the database computes the key (`urn_key_v1`).
+mod sealed {
+    /// Only the backends below implement [`Backend`](super::Backend).
+    pub trait Sealed {}
+}
+
+/// The diesel backends urn-sql has helpers for: `Pg`, `Sqlite` and `Mysql` (on MariaDB).
+/// Sealed; its methods are the helpers' implementations.
+pub trait Backend: ::diesel::backend::Backend + sealed::Sealed {
+    #[doc(hidden)]
+    fn install_on<C>(conn: &mut C) -> QueryResult<()>
+    where
+        C: Connection<Backend = Self> + LoadConnection;
+
+    #[doc(hidden)]
+    fn insert_or_get_on<C>(conn: &mut C, table: &UrnTable, urn: &Urn) -> QueryResult<StoredUrn>
+    where
+        C: Connection<Backend = Self> + LoadConnection;
+
+    #[doc(hidden)]
+    fn find_on<C>(conn: &mut C, table: &UrnTable, urn: &Urn) -> QueryResult<Option<StoredUrn>>
+    where
+        C: Connection<Backend = Self> + LoadConnection;
+}
+
+/// Makes what urn-sql needs in the database, and does nothing when it is there, as a diesel
+/// migration would: PostgreSQL: the portable install
+/// ([`postgres::UP`](crate::postgres::UP)), one batch and so one transaction; MariaDB: the
+/// routines ([`mariadb::UP`](crate::mariadb::UP)); SQLite: nothing lives in the database, so
+/// it checks that the connection has the key function.
+pub fn install<C>(conn: &mut C) -> QueryResult<()>
+where
+    C: Connection + LoadConnection,
+    C::Backend: Backend,
+{
+    C::Backend::install_on(conn)
+}
+
+/// Inserts `urn` into `table` unless an equivalent URN is stored, and returns the stored row
+/// either way; `inserted` is true only for the call that inserted it. Concurrent callers with
+/// equivalent URNs all get the same row and no error.
+///
+/// ```
+/// use diesel::Connection;
+/// use diesel::connection::SimpleConnection;
+/// urn_sql::sqlite::register_for_all_connections()?;
+/// let mut conn = diesel::SqliteConnection::establish(":memory:")?;
+/// let table = urn_sql::UrnTable::new("items")?;
+/// conn.batch_execute(&urn_sql::Dialect::Sqlite.create_table_sql(&table))?;
+/// let first = urn_sql::diesel::insert_or_get(&mut conn, &table, &"urn:ISBN:0-395-36341-1".parse()?)?;
+/// let again = urn_sql::diesel::insert_or_get(&mut conn, &table, &"URN:isbn:0395363411".parse()?)?;
+/// assert_eq!((first.id, first.inserted, again.inserted), (again.id, true, false));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn insert_or_get<C>(conn: &mut C, table: &UrnTable, urn: &Urn) -> QueryResult<StoredUrn>
+where
+    C: Connection + LoadConnection,
+    C::Backend: Backend,
+{
+    C::Backend::insert_or_get_on(conn, table, urn)
+}
+
+/// Finds the row of `table` holding `urn` in any equivalent spelling (an index lookup by
+/// key).
+pub fn find<C>(conn: &mut C, table: &UrnTable, urn: &Urn) -> QueryResult<Option<StoredUrn>>
+where
+    C: Connection + LoadConnection,
+    C::Backend: Backend,
+{
+    C::Backend::find_on(conn, table, urn)
+}
+
+/// Runs the plan's insert: `returning`, whose `RETURNING` gives the row (PostgreSQL, SQLite),
+/// or `then_read` ([`insert_then_read`]).
+macro_rules! insert {
+    (returning, $conn:expr, $plan:expr, $urn:expr) => {
+        match ::diesel::sql_query($plan.insert.as_str())
+            .bind::<Text, _>($urn)
+            .get_result::<StoredUrn>($conn)
+            .optional()
+        {
+            Ok(Some(row)) => Inserted::Row(row),
+            Ok(None) => Inserted::Nothing,
+            Err(e) => Inserted::Failed(e),
+        }
+    };
+    (then_read, $conn:expr, $plan:expr, $urn:expr) => {
+        insert_then_read($conn, $plan, $urn)
+    };
+}
+
+/// The helpers for one diesel backend: a connection wrapper running the protocol's statements
+/// (`$insert` runs the plan's insert), and the database module whose SQL it runs.
+macro_rules! backend {
+    ($feature:literal, $backend:ty, $conn:ident, $module:ident, $install:path, $insert:ident) => {
+        /// One connection of this backend running the protocol's statements (each ready at
+        /// once).
+        #[cfg(feature = $feature)]
+        struct $conn<'c, C>(&'c mut C);
+
+        #[cfg(feature = $feature)]
+        impl sealed::Sealed for $backend {}
+
+        #[cfg(feature = $feature)]
+        impl<C> Client for $conn<'_, C>
+        where
+            C: Connection<Backend = $backend> + LoadConnection,
+        {
+            type Error = Error;
+
+            async fn insert(&mut self, plan: &Plan, urn: &Urn) -> Inserted<Error> {
+                insert!($insert, &mut *self.0, plan, urn)
+            }
+
+            async fn find(
+                &mut self,
+                sql: &str,
+                key: &UrnKey<'_>,
+            ) -> QueryResult<Option<StoredUrn>> {
+                ::diesel::sql_query(sql)
+                    .bind::<Text, _>(key)
+                    .get_result::<StoredUrn>(&mut *self.0)
+                    .optional()
+            }
+
+            async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> QueryResult<StoredUrn> {
+                ::diesel::sql_query(sql)
+                    .bind::<Text, _>(key)
+                    .get_result::<StoredUrn>(&mut *self.0)
+            }
+        }
+
+        #[cfg(feature = $feature)]
+        impl Backend for $backend {
+            fn install_on<C>(conn: &mut C) -> QueryResult<()>
+            where
+                C: Connection<Backend = Self> + LoadConnection,
+            {
+                $install(conn)
+            }
+
+            fn insert_or_get_on<C>(
+                conn: &mut C,
+                table: &UrnTable,
+                urn: &Urn,
+            ) -> QueryResult<StoredUrn>
+            where
+                C: Connection<Backend = Self> + LoadConnection,
+            {
+                let plan = crate::$module::plan(table);
+                protocol::run_blocking(protocol::insert_or_get(&mut $conn(conn), &plan, urn))
+            }
+
+            fn find_on<C>(
+                conn: &mut C,
+                table: &UrnTable,
+                urn: &Urn,
+            ) -> QueryResult<Option<StoredUrn>>
+            where
+                C: Connection<Backend = Self> + LoadConnection,
+            {
+                let plan = crate::$module::plan(table);
+                protocol::run_blocking($conn(conn).find(&plan.find, &urn.key()))
+            }
+        }
+    };
+}
+
+backend!(
+    "diesel-postgres",
+    ::diesel::pg::Pg,
+    PgConn,
+    postgres,
+    install_postgres,
+    returning
+);
+backend!(
+    "diesel-sqlite",
+    ::diesel::sqlite::Sqlite,
+    SqliteConn,
+    sqlite,
+    install_sqlite,
+    returning
+);
+backend!(
+    "diesel-mariadb",
+    ::diesel::mysql::Mysql,
+    MysqlConn,
+    mariadb,
+    install_mariadb,
+    then_read
+);
+
+/// PostgreSQL: the portable install, one batch (one simple-protocol message: one transaction).
 #[cfg(feature = "diesel-postgres")]
-pub mod postgres {
-    use super::*;
-    use ::diesel::PgConnection;
-
-    ::diesel::define_sql_function! {
-        /// `urn_key_index(text)`: what the unique index of a keyed table stores (the key up to
-        /// 2048 bytes, else its SHA-256), for the text key column of the table pattern
-        /// (`urn_key -> Text` in `table!`). Filter on it to use the index:
-        /// `.filter(urn_key_index(items::urn_key).eq(urn_key_index(urn.key())))`. (A table of
-        /// the previous pattern, whose key column is the `urn_key` domain, moves to text with
-        /// `ALTER TABLE items ALTER COLUMN urn_key TYPE text`.)
-        fn urn_key_index(key: Text) -> Text;
-    }
-
-    /// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either
-    /// way: one atomic statement (see [`UrnTable::insert_or_get_sql`]); on a
-    /// [hash-partitioned](UrnTable::hash_partitioned) table, an insert that returns nothing on
-    /// a conflict, then the lookup (again if the row was deleted in between, three times in
-    /// all).
-    pub fn insert_or_get(
-        conn: &mut PgConnection,
-        table: &UrnTable,
-        urn: &Urn,
-    ) -> QueryResult<StoredUrn> {
-        use ::diesel::OptionalExtension;
-        let key = urn.key();
-        for _ in 0..3 {
-            let inserted = ::diesel::sql_query(table.insert_or_get_sql(Dialect::Postgres))
-                .bind::<Text, _>(urn)
-                .get_result::<StoredUrn>(conn)
-                .optional()?;
-            if let Some(row) = inserted {
-                return Ok(row);
-            }
-            if table.insert_or_get_is_atomic(Dialect::Postgres) {
-                break;
-            }
-            let existing = ::diesel::sql_query(table.find_sql(Dialect::Postgres))
-                .bind::<Text, _>(&key)
-                .get_result::<StoredUrn>(conn)
-                .optional()?;
-            if let Some(row) = existing {
-                return Ok(row);
-            }
-        }
-        Err(::diesel::result::Error::NotFound)
-    }
-
-    /// Finds the row holding `urn` in any equivalent spelling.
-    pub fn find(
-        conn: &mut PgConnection,
-        table: &UrnTable,
-        urn: &Urn,
-    ) -> QueryResult<Option<StoredUrn>> {
-        use ::diesel::OptionalExtension;
-        ::diesel::sql_query(table.find_sql(Dialect::Postgres))
-            .bind::<Text, _>(urn.key())
-            .get_result(conn)
-            .optional()
-    }
+fn install_postgres<C: Connection<Backend = ::diesel::pg::Pg>>(conn: &mut C) -> QueryResult<()> {
+    conn.batch_execute(crate::postgres::UP)
 }
 
-/// SQLite: the key column is generated by the registered `urn_key_v1` function.
+/// MariaDB: the routines (MariaDB commits DDL as it goes: running it again finishes an
+/// interrupted install).
+#[cfg(feature = "diesel-mariadb")]
+fn install_mariadb<C: Connection<Backend = ::diesel::mysql::Mysql>>(
+    conn: &mut C,
+) -> QueryResult<()> {
+    conn.batch_execute(crate::mariadb::UP)
+}
+
+/// SQLite: nothing to make; the connection must have the key function.
 #[cfg(feature = "diesel-sqlite")]
-pub mod sqlite {
-    use super::*;
-    use ::diesel::{Connection, ConnectionError, ConnectionResult, SqliteConnection};
+fn install_sqlite<C>(conn: &mut C) -> QueryResult<()>
+where
+    C: Connection<Backend = ::diesel::sqlite::Sqlite>,
+{
+    conn.batch_execute(crate::sqlite::PROBE)
+        .map_err(|e| Error::QueryBuilderError(crate::sqlite::not_registered(&e).into()))
+}
 
-    /// Opens a connection with `urn_key_v1(text)` and `urn_check(text)` registered: it calls
-    /// [`crate::sqlite::register_functions`] (every later connection of the process gets them
-    /// too), then `SqliteConnection::establish(url)`.
-    ///
-    /// ```
-    /// use diesel::{RunQueryDsl, sql_types::Text};
-    /// #[derive(diesel::QueryableByName)]
-    /// struct Key { #[diesel(sql_type = Text)] key: String }
-    /// let mut conn = urn_sql::diesel::sqlite::establish(":memory:")?;
-    /// let row: Key = diesel::sql_query("SELECT urn_key_v1('URN:EXAMPLE:a%2c') AS key").get_result(&mut conn)?;
-    /// assert_eq!(row.key, "urn:example:a%2C");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn establish(url: &str) -> ConnectionResult<SqliteConnection> {
-        crate::sqlite::register_functions()
-            .map_err(|e| ConnectionError::BadConnection(e.to_string()))?;
-        SqliteConnection::establish(url)
-    }
-
-    /// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either way
-    /// (both statements in one immediate transaction). The connection needs the key function
-    /// (see [`establish`]).
-    pub fn insert_or_get(
-        conn: &mut SqliteConnection,
-        table: &UrnTable,
-        urn: &Urn,
-    ) -> QueryResult<StoredUrn> {
-        let key = urn.key();
-        conn.immediate_transaction(|conn| {
-            let inserted: Vec<StoredUrn> =
-                ::diesel::sql_query(table.insert_or_get_sql(Dialect::Sqlite))
-                    .bind::<Text, _>(urn)
-                    .load(conn)?;
-            match inserted.into_iter().next() {
-                Some(row) => Ok(row),
-                None => ::diesel::sql_query(table.find_sql(Dialect::Sqlite))
-                    .bind::<Text, _>(&key)
-                    .get_result(conn),
-            }
-        })
-    }
-
-    /// Finds the row holding `urn` in any equivalent spelling.
-    pub fn find(
-        conn: &mut SqliteConnection,
-        table: &UrnTable,
-        urn: &Urn,
-    ) -> QueryResult<Option<StoredUrn>> {
-        use ::diesel::OptionalExtension;
-        ::diesel::sql_query(table.find_sql(Dialect::Sqlite))
-            .bind::<Text, _>(urn.key())
-            .get_result(conn)
+/// MariaDB: a plain `INSERT`, then the row by `LAST_INSERT_ID()` (diesel cannot read a
+/// prepared `INSERT … RETURNING` from libmariadb, which announces no columns for it); no row
+/// when another session deleted it in between. A duplicate of the table's key is
+/// [`Inserted::Duplicate`]; a duplicate of any other unique key is the caller's error.
+#[cfg(feature = "diesel-mariadb")]
+fn insert_then_read<C>(conn: &mut C, plan: &Plan, urn: &Urn) -> Inserted<Error>
+where
+    C: Connection<Backend = ::diesel::mysql::Mysql> + LoadConnection,
+{
+    use ::diesel::result::DatabaseErrorKind;
+    let Some((insert, read)) = &plan.insert_then_read else {
+        return Inserted::Failed(Error::QueryBuilderError(
+            "no insert without RETURNING for this table".into(),
+        ));
+    };
+    match ::diesel::sql_query(insert.as_str())
+        .bind::<Text, _>(urn)
+        .execute(conn)
+    {
+        Ok(_) => match ::diesel::sql_query(read.as_str())
+            .get_result::<StoredUrn>(conn)
             .optional()
-    }
-
-    /// Lists the rows of `table` that a correct `urn_key_v1` would not have written: an
-    /// invalid URN, a key that is not the URN's, a second spelling of a stored URN (see
-    /// [`Audit`](crate::sqlite::Audit) for why SQLite can hold them). Reads every row, one at a
-    /// time.
-    pub fn audit(
-        conn: &mut SqliteConnection,
-        table: &UrnTable,
-    ) -> QueryResult<Vec<crate::sqlite::AuditFinding>> {
-        use ::diesel::sql_types::{BigInt, Binary, Nullable};
-        /// One row of [`crate::sqlite::audit_sql`].
-        #[derive(::diesel::QueryableByName)]
-        struct AuditRow {
-            #[diesel(sql_type = BigInt)]
-            id: i64,
-            #[diesel(sql_type = Nullable<Binary>)]
-            urn: Option<Vec<u8>>,
-            #[diesel(sql_type = Nullable<Binary>)]
-            urn_key: Option<Vec<u8>>,
+        {
+            Ok(Some(row)) => Inserted::Row(row),
+            Ok(None) => Inserted::Nothing,
+            Err(e) => Inserted::Failed(e),
+        },
+        Err(Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info))
+            if plan.conflict.is_key(info.message()) =>
+        {
+            Inserted::Duplicate
         }
-        let mut audit = crate::sqlite::Audit::new();
-        let rows = ::diesel::sql_query(crate::sqlite::audit_sql(table))
-            .load_iter::<AuditRow, ::diesel::connection::DefaultLoadingMode>(conn)?;
-        for row in rows {
-            let row = row?;
-            audit.row(row.id, row.urn.as_deref(), row.urn_key.as_deref());
-        }
-        Ok(audit.finish())
+        Err(e) => Inserted::Failed(e),
     }
 }
 
-/// MariaDB: the key is the table's generated column, and its triggers refuse invalid URNs. The
-/// helpers take any diesel connection of the `Mysql` backend (diesel's `MysqlConnection`, or
-/// another implementation), so this crate links no libmysqlclient; your crate's diesel
-/// `mysql` feature does.
-#[cfg(feature = "diesel-mysql")]
-pub mod mysql {
-    use super::*;
-    use ::diesel::connection::LoadConnection;
-    use ::diesel::mysql::Mysql;
-    use ::diesel::result::{DatabaseErrorKind, Error};
-    use ::diesel::sql_types::BigInt;
-    use ::diesel::{Connection, OptionalExtension};
-    use urn_core::UrnKey;
-
-    /// One row of the MariaDB statements.
+/// SQLite: lists the rows of `table` that a correct `urn_key_v1` would not have written: an
+/// invalid URN, a key that is not the URN's, a second spelling of a stored URN (see
+/// [`AuditFinding`](crate::sqlite::AuditFinding) for why SQLite can hold them). Reads every
+/// row, one at a time.
+#[cfg(feature = "diesel-sqlite")]
+pub fn audit<C>(conn: &mut C, table: &UrnTable) -> QueryResult<Vec<crate::sqlite::AuditFinding>>
+where
+    C: Connection<Backend = ::diesel::sqlite::Sqlite> + LoadConnection,
+{
+    use ::diesel::sql_types::{BigInt, Binary, Nullable};
+    /// One row of the audit's query.
     #[derive(::diesel::QueryableByName)]
-    struct Row {
+    struct AuditRow {
         #[diesel(sql_type = BigInt)]
         id: i64,
-        #[diesel(sql_type = Text)]
-        urn: Urn,
-        #[diesel(sql_type = Text, column_name = urn_key)]
-        key: UrnKey<'static>,
+        #[diesel(sql_type = Nullable<Binary>)]
+        urn: Option<Vec<u8>>,
+        #[diesel(sql_type = Nullable<Binary>)]
+        urn_key: Option<Vec<u8>>,
     }
-
-    impl Row {
-        fn stored(self, inserted: bool) -> StoredUrn {
-            StoredUrn {
-                id: self.id,
-                urn: self.urn,
-                key: self.key,
-                inserted,
-            }
-        }
+    let mut audit = crate::sqlite::Audit::new();
+    let rows = ::diesel::sql_query(crate::sqlite::audit_sql(table))
+        .load_iter::<AuditRow, ::diesel::connection::DefaultLoadingMode>(conn)?;
+    for row in rows {
+        let row = row?;
+        audit.row(row.id, row.urn.as_deref(), row.urn_key.as_deref());
     }
-
-    /// Runs `mariadb::UP` (the stored functions) on `conn`, as a diesel migration would.
-    pub fn install<C: Connection<Backend = Mysql>>(conn: &mut C) -> QueryResult<()> {
-        conn.batch_execute(crate::mariadb::UP)
-    }
-
-    /// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either
-    /// way: a plain `INSERT` and the row by `LAST_INSERT_ID()` (diesel cannot read a prepared
-    /// `INSERT … RETURNING` from libmariadb, which announces no columns for it), and on a
-    /// duplicate key the locking lookup by key (again if the row was deleted in between, three
-    /// times in all).
-    pub fn insert_or_get<C>(conn: &mut C, table: &UrnTable, urn: &Urn) -> QueryResult<StoredUrn>
-    where
-        C: Connection<Backend = Mysql> + LoadConnection,
-    {
-        let key = urn.key();
-        let insert = table.mariadb_insert_sql();
-        let inserted = table.mariadb_last_inserted_sql();
-        let find = table.mariadb_locking_find_sql();
-        for _ in 0..3 {
-            match ::diesel::sql_query(insert.as_str())
-                .bind::<Text, _>(urn)
-                .execute(conn)
-            {
-                Ok(_) => {
-                    let row = ::diesel::sql_query(inserted.as_str())
-                        .get_result::<Row>(conn)
-                        .optional()?;
-                    if let Some(row) = row {
-                        return Ok(row.stored(true));
-                    }
-                    continue; // deleted by another session in between: insert again
-                }
-                Err(Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {}
-                Err(e) => return Err(e),
-            }
-            let existing = ::diesel::sql_query(find.as_str())
-                .bind::<Text, _>(&key)
-                .get_result::<Row>(conn)
-                .optional()?;
-            if let Some(row) = existing {
-                return Ok(row.stored(false));
-            }
-        }
-        Err(Error::NotFound)
-    }
-
-    /// Finds the row holding `urn` in any equivalent spelling.
-    pub fn find<C>(conn: &mut C, table: &UrnTable, urn: &Urn) -> QueryResult<Option<StoredUrn>>
-    where
-        C: Connection<Backend = Mysql> + LoadConnection,
-    {
-        ::diesel::sql_query(table.find_sql(Dialect::MariaDb))
-            .bind::<Text, _>(urn.key())
-            .get_result::<Row>(conn)
-            .optional()
-            .map(|row| row.map(|row| row.stored(false)))
-    }
+    Ok(audit.finish())
 }

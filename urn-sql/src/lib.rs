@@ -1,61 +1,59 @@
 #![doc = include_str!("../README.md")]
+//!
+//! # Where each concern lives
+//!
+//! Bottom up, each layer using only those below it: [`UrnTable`] holds checked names only; one
+//! module per database ([`postgres`], [`sqlite`], [`mariadb`]) owns all of that database's SQL
+//! (install, create, insert-or-get, find, audit), the key functions rendered from urn-core's
+//! key-rule table; one insert-or-get protocol (the statement, the conflict, the retry, what
+//! `inserted` means) is written once, inside; the client modules (`sqlx`, `diesel`,
+//! `sea_orm`, `tokio_postgres`, `rusqlite`) are thin and alike: `install`,
+//! `insert_or_get`, `find` (and on SQLite `register_functions`, `audit`), each taking the
+//! client's connection first. [`Dialect`] hands the statements to code that runs them itself.
 // Unsafe code is denied everywhere except the SQLite function bindings (FFI), which say why
 // they are sound.
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod dialect;
+mod protocol;
+mod row;
+mod table;
+
+pub mod mariadb;
+pub mod postgres;
+pub mod sqlite;
+
 #[cfg(any(
     feature = "diesel-postgres",
     feature = "diesel-sqlite",
-    feature = "diesel-mysql"
+    feature = "diesel-mariadb"
 ))]
 pub mod diesel;
-pub mod mariadb;
-pub mod postgres;
 #[cfg(feature = "rusqlite")]
 pub mod rusqlite;
 #[cfg(feature = "sea-orm")]
 pub mod sea_orm;
-pub mod sqlite;
 #[cfg(any(
     feature = "sqlx-postgres",
     feature = "sqlx-sqlite",
-    feature = "sqlx-mysql"
+    feature = "sqlx-mariadb"
 ))]
 pub mod sqlx;
-mod stored;
-mod table;
-#[cfg(feature = "postgres")]
+#[cfg(feature = "tokio-postgres")]
 pub mod tokio_postgres;
 
-pub use stored::StoredUrn;
-pub use table::{Dialect, IdentifierError, UrnTable};
-// The urn-core items a storage user needs, by name (each is urn-core's own type, whose column
-// impls live in urn-core behind the features this crate turns on): the column types, the typed
-// namespaces, the key rules a stored key follows, the error a bad value carries.
-/// diesel's SQL types for the PostgreSQL `urn` and `urn_key` domains (features
-/// `diesel-postgres`, `diesel-sqlite`).
+pub use dialect::Dialect;
+pub use row::StoredUrn;
+pub use table::{IdentifierError, UrnTable};
+// urn-core whole, and its prelude at the root: the same names in every sibling crate (the
+// column impls of these types live in urn-core, behind the features this crate turns on).
+pub use urn_core;
+pub use urn_core::prelude::*;
+/// diesel's SQL types for the PostgreSQL `urn` and `urn_key` domains, for `table!`.
 #[cfg(any(
     feature = "diesel-postgres",
     feature = "diesel-sqlite",
-    feature = "diesel-mysql"
+    feature = "diesel-mariadb"
 ))]
 pub use urn_core::sql_types;
-pub use urn_core::{
-    ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, KeyRules, LexUrn, MpegUrn, Namespace, NbnUrn, NsUrn,
-    OgcUrn, OidUrn, ParseError, Urn, UrnKey, UrnRef, UuidUrn, ns,
-};
-
-/// The DDL `urn sql --dialect …` prints for `dialect`.
-///
-/// ```
-/// assert!(urn_sql::ddl(urn_sql::Dialect::Postgres).contains("CREATE OR REPLACE FUNCTION urn_key_v1(u urn)"));
-/// assert!(urn_sql::ddl(urn_sql::Dialect::Sqlite).contains("CREATE TABLE \"items\""));
-/// ```
-pub fn ddl(dialect: Dialect) -> String {
-    match dialect {
-        Dialect::Postgres => postgres::ddl(),
-        Dialect::Sqlite => sqlite::ddl(),
-        Dialect::MariaDb => mariadb::ddl(),
-    }
-}

@@ -1,332 +1,312 @@
-//! sqlx helpers: install the PostgreSQL schema, insert-or-get by key, find by any equivalent
-//! spelling (features `sqlx-postgres`, `sqlx-sqlite`).
+//! sqlx helpers for PostgreSQL, SQLite and MariaDB (features `sqlx-postgres`, `sqlx-sqlite`,
+//! `sqlx-mariadb`): [`install`], [`insert_or_get`] and [`find`] take any connection of the
+//! three (`&pool`, `&mut conn`, `&mut tx`); on SQLite also [`register_functions`] and
+//! [`audit`].
 //!
 //! Column types need nothing from here: with the features on, `Urn`, `UrnKey` and `NsUrn<N>`
 //! implement `Type`, `Encode` and `Decode` (and `PgHasArrayType`), so `.bind(&urn)` and
 //! `row.try_get::<Urn, _>("urn")` work, as do `#[derive(sqlx::FromRow)]` structs with such
 //! fields.
 
-use ::sqlx::{AssertSqlSafe, Row};
-use urn_core::Urn;
+use std::future::Future;
 
-use crate::{Dialect, StoredUrn, UrnTable};
+use ::sqlx::{Acquire, AssertSqlSafe, Row};
+use urn_core::{Urn, UrnKey};
 
-/// Reads a [`StoredUrn`] from a row of the helpers' statements.
-fn stored<'r, R>(row: &'r R) -> Result<StoredUrn, ::sqlx::Error>
-where
-    R: Row,
-    usize: ::sqlx::ColumnIndex<R>,
-    i64: ::sqlx::Decode<'r, R::Database> + ::sqlx::Type<R::Database>,
-    bool: ::sqlx::Decode<'r, R::Database> + ::sqlx::Type<R::Database>,
-    Urn: ::sqlx::Decode<'r, R::Database> + ::sqlx::Type<R::Database>,
-    urn_core::UrnKey<'static>: ::sqlx::Decode<'r, R::Database> + ::sqlx::Type<R::Database>,
-{
-    Ok(StoredUrn {
-        id: row.try_get(0)?,
-        urn: row.try_get(1)?,
-        key: row.try_get(2)?,
-        inserted: row.try_get(3)?,
-    })
+use crate::protocol::{self, Client, Inserted, Plan};
+use crate::row::StoredUrn;
+use crate::table::UrnTable;
+
+mod sealed {
+    /// Only the databases below implement [`Database`](super::Database).
+    pub trait Sealed {}
 }
 
-/// Insert-or-get on one connection: the insert statement, and where it returns nothing on a
-/// conflict ([`UrnTable::insert_or_get_is_atomic`]), the lookup by key; a row deleted between
-/// the two makes it try again (three times in all).
-async fn insert_or_find<DB>(
-    conn: &mut DB::Connection,
+/// The sqlx databases urn-sql has helpers for: `sqlx::Postgres`, `sqlx::Sqlite` and
+/// `sqlx::MySql` (on MariaDB). Sealed; its methods are the helpers' implementations.
+pub trait Database: ::sqlx::Database + sealed::Sealed {
+    #[doc(hidden)]
+    fn install_on(
+        conn: &mut Self::Connection,
+    ) -> impl Future<Output = Result<(), ::sqlx::Error>> + Send;
+
+    #[doc(hidden)]
+    fn insert_or_get_on<'c>(
+        conn: &'c mut Self::Connection,
+        table: &'c UrnTable,
+        urn: &'c Urn,
+    ) -> impl Future<Output = Result<StoredUrn, ::sqlx::Error>> + Send + 'c;
+
+    #[doc(hidden)]
+    fn find_on<'c>(
+        conn: &'c mut Self::Connection,
+        table: &'c UrnTable,
+        urn: &'c Urn,
+    ) -> impl Future<Output = Result<Option<StoredUrn>, ::sqlx::Error>> + Send + 'c;
+}
+
+/// Makes what urn-sql needs in the database, and does nothing when it is there:
+/// PostgreSQL: the portable install ([`postgres::UP`](crate::postgres::UP)) in one
+/// transaction, which creates the domains and functions or brings an older install up to
+/// date; MariaDB: the routines ([`mariadb::UP`](crate::mariadb::UP)); SQLite: nothing lives in
+/// the database, so it checks that this connection has the key function and says how to
+/// register it if not.
+///
+/// ```no_run
+/// # async fn f(pool: sqlx::PgPool) -> Result<(), sqlx::Error> {
+/// urn_sql::sqlx::install(&pool).await?;
+/// # Ok(()) }
+/// ```
+pub async fn install<'a, A>(conn: A) -> Result<(), ::sqlx::Error>
+where
+    A: Acquire<'a>,
+    A::Database: Database,
+{
+    let mut conn = conn.acquire().await?;
+    <A::Database as Database>::install_on(&mut conn).await
+}
+
+/// Inserts `urn` into `table` unless an equivalent URN is stored, and returns the stored row
+/// either way; `inserted` is true only for the call that inserted it. Concurrent callers with
+/// equivalent URNs all get the same row and no error. The database computes the key.
+///
+/// ```no_run
+/// # async fn f(pool: sqlx::PgPool) -> Result<(), Box<dyn std::error::Error>> {
+/// let table = urn_sql::UrnTable::new("items")?;
+/// let first = urn_sql::sqlx::insert_or_get(&pool, &table, &"urn:ISBN:0-395-36341-1".parse()?).await?;
+/// let again = urn_sql::sqlx::insert_or_get(&pool, &table, &"URN:isbn:0395363411".parse()?).await?;
+/// assert_eq!((first.id, first.inserted, again.inserted), (again.id, true, false));
+/// # Ok(()) }
+/// ```
+pub async fn insert_or_get<'a, A>(
+    conn: A,
     table: &UrnTable,
-    dialect: Dialect,
     urn: &Urn,
 ) -> Result<StoredUrn, ::sqlx::Error>
 where
-    DB: ::sqlx::Database,
-    for<'e> &'e mut DB::Connection: ::sqlx::Executor<'e, Database = DB>,
-    DB::Arguments: ::sqlx::IntoArguments<DB>,
-    for<'q> Urn: ::sqlx::Encode<'q, DB> + ::sqlx::Type<DB>,
-    for<'q> urn_core::UrnKey<'q>: ::sqlx::Encode<'q, DB> + ::sqlx::Type<DB>,
-    usize: ::sqlx::ColumnIndex<DB::Row>,
-    for<'r> i64: ::sqlx::Decode<'r, DB> + ::sqlx::Type<DB>,
-    for<'r> bool: ::sqlx::Decode<'r, DB> + ::sqlx::Type<DB>,
-    for<'r> Urn: ::sqlx::Decode<'r, DB>,
-    for<'r> urn_core::UrnKey<'static>: ::sqlx::Decode<'r, DB>,
+    A: Acquire<'a>,
+    A::Database: Database,
 {
-    let key = urn.key();
-    for _ in 0..3 {
-        let inserted = ::sqlx::query(AssertSqlSafe(table.insert_or_get_sql(dialect)))
-            .bind(urn)
-            .fetch_optional(&mut *conn)
-            .await?;
-        if let Some(row) = inserted {
-            return stored(&row);
-        }
-        if table.insert_or_get_is_atomic(dialect) {
-            break;
-        }
-        let existing = ::sqlx::query(AssertSqlSafe(table.find_sql(dialect)))
-            .bind(&key)
-            .fetch_optional(&mut *conn)
-            .await?;
-        if let Some(row) = existing {
-            return stored(&row);
-        }
-    }
-    Err(::sqlx::Error::RowNotFound)
+    let mut conn = conn.acquire().await?;
+    <A::Database as Database>::insert_or_get_on(&mut conn, table, urn).await
 }
 
-/// PostgreSQL: the database computes the key (`urn_key_v1`), so rows written by any client
-/// deduplicate the same way.
+/// Finds the row of `table` holding `urn` in any equivalent spelling (an index lookup by
+/// key).
+pub async fn find<'a, A>(
+    conn: A,
+    table: &UrnTable,
+    urn: &Urn,
+) -> Result<Option<StoredUrn>, ::sqlx::Error>
+where
+    A: Acquire<'a>,
+    A::Database: Database,
+{
+    let mut conn = conn.acquire().await?;
+    <A::Database as Database>::find_on(&mut conn, table, urn).await
+}
+
+/// One sqlx connection running the protocol's statements.
+struct Conn<'c, C>(&'c mut C);
+
+/// The helpers for one sqlx database: its connection type and the database module whose SQL
+/// it runs.
+macro_rules! database {
+    ($feature:literal, $db:ty, $conn:ty, $module:ident, $install:path) => {
+        #[cfg(feature = $feature)]
+        impl sealed::Sealed for $db {}
+
+        #[cfg(feature = $feature)]
+        impl Conn<'_, $conn> {
+            /// Reads a [`StoredUrn`] from a row of the protocol's statements.
+            fn stored(row: &<$db as ::sqlx::Database>::Row) -> Result<StoredUrn, ::sqlx::Error> {
+                Ok(StoredUrn {
+                    id: row.try_get(0)?,
+                    urn: row.try_get(1)?,
+                    key: row.try_get(2)?,
+                    inserted: row.try_get(3)?,
+                })
+            }
+        }
+
+        #[cfg(feature = $feature)]
+        impl Client for Conn<'_, $conn> {
+            type Error = ::sqlx::Error;
+
+            async fn insert(&mut self, plan: &Plan, urn: &Urn) -> Inserted<::sqlx::Error> {
+                let row = ::sqlx::query(AssertSqlSafe(plan.insert.as_str()))
+                    .bind(urn)
+                    .fetch_optional(&mut *self.0)
+                    .await;
+                match row {
+                    Ok(Some(row)) => {
+                        Self::stored(&row).map_or_else(Inserted::Failed, Inserted::Row)
+                    }
+                    Ok(None) => Inserted::Nothing,
+                    Err(e)
+                        if e.as_database_error().is_some_and(|d| {
+                            d.is_unique_violation() && plan.conflict.is_key(d.message())
+                        }) =>
+                    {
+                        Inserted::Duplicate
+                    }
+                    Err(e) => Inserted::Failed(e),
+                }
+            }
+
+            async fn find(
+                &mut self,
+                sql: &str,
+                key: &UrnKey<'_>,
+            ) -> Result<Option<StoredUrn>, ::sqlx::Error> {
+                let row = ::sqlx::query(AssertSqlSafe(sql))
+                    .bind(key)
+                    .fetch_optional(&mut *self.0)
+                    .await?;
+                row.as_ref().map(Self::stored).transpose()
+            }
+
+            async fn find_one(
+                &mut self,
+                sql: &str,
+                key: &UrnKey<'_>,
+            ) -> Result<StoredUrn, ::sqlx::Error> {
+                let row = ::sqlx::query(AssertSqlSafe(sql))
+                    .bind(key)
+                    .fetch_one(&mut *self.0)
+                    .await?;
+                Self::stored(&row)
+            }
+        }
+
+        #[cfg(feature = $feature)]
+        impl Database for $db {
+            async fn install_on(conn: &mut $conn) -> Result<(), ::sqlx::Error> {
+                $install(conn).await
+            }
+
+            async fn insert_or_get_on<'c>(
+                conn: &'c mut $conn,
+                table: &'c UrnTable,
+                urn: &'c Urn,
+            ) -> Result<StoredUrn, ::sqlx::Error> {
+                let plan = crate::$module::plan(table);
+                protocol::insert_or_get(&mut Conn(conn), &plan, urn).await
+            }
+
+            async fn find_on<'c>(
+                conn: &'c mut $conn,
+                table: &'c UrnTable,
+                urn: &'c Urn,
+            ) -> Result<Option<StoredUrn>, ::sqlx::Error> {
+                let plan = crate::$module::plan(table);
+                Conn(conn).find(&plan.find, &urn.key()).await
+            }
+        }
+    };
+}
+
+database!(
+    "sqlx-postgres",
+    ::sqlx::Postgres,
+    ::sqlx::PgConnection,
+    postgres,
+    install_postgres
+);
+database!(
+    "sqlx-mariadb",
+    ::sqlx::MySql,
+    ::sqlx::MySqlConnection,
+    mariadb,
+    install_mariadb
+);
+database!(
+    "sqlx-sqlite",
+    ::sqlx::Sqlite,
+    ::sqlx::SqliteConnection,
+    sqlite,
+    install_sqlite
+);
+
+/// PostgreSQL: the portable install, in one transaction (it serialises concurrent installers
+/// itself with an advisory lock, and is idempotent).
 #[cfg(feature = "sqlx-postgres")]
-pub mod postgres {
-    use super::*;
-    use ::sqlx::{Acquire, Executor, Postgres};
-
-    /// Runs the `postgres::UP` migration in one transaction (for applications that do not run
-    /// migrations some other way): it creates the domains and functions, brings an older install
-    /// up to date, and does nothing when they are current.
-    ///
-    /// ```no_run
-    /// # async fn f(pool: sqlx::PgPool) -> Result<(), sqlx::Error> {
-    /// urn_sql::sqlx::postgres::install(&pool).await?;
-    /// # Ok(()) }
-    /// ```
-    pub async fn install(pool: &::sqlx::PgPool) -> Result<(), ::sqlx::Error> {
-        let mut tx = pool.begin().await?;
-        // UP serialises concurrent installers itself (an advisory lock) and is idempotent.
-        tx.execute(::sqlx::raw_sql(crate::postgres::UP)).await?;
-        tx.commit().await
-    }
-
-    /// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either
-    /// way: concurrent callers with equivalent URNs all get the same row and no error. One
-    /// atomic statement; on a [hash-partitioned](UrnTable::hash_partitioned) table, an insert
-    /// that returns nothing on a conflict, then the lookup (so it takes a connection:
-    /// `&pool`, `&mut conn` or `&mut tx` all do).
-    ///
-    /// ```no_run
-    /// # async fn f(pool: sqlx::PgPool) -> Result<(), Box<dyn std::error::Error>> {
-    /// let table = urn_sql::UrnTable::new("items")?;
-    /// let first = urn_sql::sqlx::postgres::insert_or_get(&pool, &table, &"urn:ISBN:0-395-36341-1".parse()?).await?;
-    /// let again = urn_sql::sqlx::postgres::insert_or_get(&pool, &table, &"URN:isbn:0395363411".parse()?).await?;
-    /// assert_eq!((first.id, first.inserted, again.inserted), (again.id, true, false));
-    /// # Ok(()) }
-    /// ```
-    pub async fn insert_or_get<'a, A>(
-        conn: A,
-        table: &UrnTable,
-        urn: &Urn,
-    ) -> Result<StoredUrn, ::sqlx::Error>
-    where
-        A: Acquire<'a, Database = Postgres>,
-    {
-        let mut conn = conn.acquire().await?;
-        insert_or_find::<Postgres>(&mut conn, table, Dialect::Postgres, urn).await
-    }
-
-    /// Finds the row holding `urn` in any equivalent spelling (an index lookup by key).
-    pub async fn find<'c, E>(
-        executor: E,
-        table: &UrnTable,
-        urn: &Urn,
-    ) -> Result<Option<StoredUrn>, ::sqlx::Error>
-    where
-        E: Executor<'c, Database = Postgres>,
-    {
-        let row = ::sqlx::query(AssertSqlSafe(table.find_sql(Dialect::Postgres)))
-            .bind(urn.key())
-            .fetch_optional(executor)
-            .await?;
-        row.as_ref().map(stored).transpose()
-    }
+async fn install_postgres(conn: &mut ::sqlx::PgConnection) -> Result<(), ::sqlx::Error> {
+    use ::sqlx::Executor;
+    let mut tx = ::sqlx::Connection::begin(conn).await?;
+    tx.execute(::sqlx::raw_sql(crate::postgres::UP)).await?;
+    tx.commit().await
 }
 
-/// SQLite: the key column is generated by the registered `urn_key_v1` function.
+/// MariaDB: the routines (MariaDB commits DDL as it goes: running it again finishes an
+/// interrupted install).
+#[cfg(feature = "sqlx-mariadb")]
+async fn install_mariadb(conn: &mut ::sqlx::MySqlConnection) -> Result<(), ::sqlx::Error> {
+    use ::sqlx::Executor;
+    conn.execute(::sqlx::raw_sql(crate::mariadb::UP))
+        .await
+        .map(drop)
+}
+
+/// SQLite: nothing to make; the connection must have the key function.
 #[cfg(feature = "sqlx-sqlite")]
-pub mod sqlite {
-    use super::*;
-    use ::sqlx::{Acquire, Sqlite, SqliteConnection};
-
-    /// Registers `urn_key_v1(text)` and `urn_check(text)` on one open connection, e.g. in a
-    /// pool's `after_connect` hook. [`crate::sqlite::register_functions`], called once before
-    /// the pool opens, does the same for every connection of the process.
-    ///
-    /// ```
-    /// # async fn f() -> Result<(), sqlx::Error> {
-    /// let pool = sqlx::sqlite::SqlitePoolOptions::new()
-    ///     .after_connect(|conn, _| Box::pin(urn_sql::sqlx::sqlite::register_functions(conn)))
-    ///     .connect("sqlite::memory:")
-    ///     .await?;
-    /// let key: String = sqlx::query_scalar("SELECT urn_key_v1('URN:ISBN:0-395-36341-1')")
-    ///     .fetch_one(&pool)
-    ///     .await?;
-    /// assert_eq!(key, "urn:isbn:0395363411");
-    /// # Ok(()) }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(f()).unwrap();
-    /// ```
-    #[allow(unsafe_code)]
-    pub async fn register_functions(conn: &mut SqliteConnection) -> Result<(), ::sqlx::Error> {
-        let mut handle = conn.lock_handle().await?;
-        let db = handle.as_raw_handle().as_ptr();
-        // SAFETY: the handle is locked, so `db` is an open connection no other thread uses.
-        let rc = unsafe { crate::sqlite::functions::register(db) };
-        if rc == 0 {
-            Ok(())
-        } else {
-            Err(::sqlx::Error::Configuration(Box::new(
-                crate::sqlite::RegisterError { code: rc },
-            )))
-        }
-    }
-
-    /// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either way.
-    /// The connection needs the key function (see [`register_functions`]).
-    pub async fn insert_or_get<'a, A>(
-        conn: A,
-        table: &UrnTable,
-        urn: &Urn,
-    ) -> Result<StoredUrn, ::sqlx::Error>
-    where
-        A: Acquire<'a, Database = Sqlite>,
-    {
-        let mut conn = conn.acquire().await?;
-        insert_or_find::<Sqlite>(&mut conn, table, Dialect::Sqlite, urn).await
-    }
-
-    /// Finds the row holding `urn` in any equivalent spelling (an index lookup by key).
-    pub async fn find<'a, A>(
-        conn: A,
-        table: &UrnTable,
-        urn: &Urn,
-    ) -> Result<Option<StoredUrn>, ::sqlx::Error>
-    where
-        A: Acquire<'a, Database = Sqlite>,
-    {
-        let mut conn = conn.acquire().await?;
-        let row = ::sqlx::query(AssertSqlSafe(table.find_sql(Dialect::Sqlite)))
-            .bind(urn.key())
-            .fetch_optional(&mut *conn)
-            .await?;
-        row.as_ref().map(stored).transpose()
-    }
-
-    /// Lists the rows of `table` that a correct `urn_key_v1` would not have written: an
-    /// invalid URN, a key that is not the URN's, a second spelling of a stored URN (see
-    /// [`Audit`](crate::sqlite::Audit) for why SQLite can hold them). Reads every row, one at a
-    /// time.
-    pub async fn audit<'a, A>(
-        conn: A,
-        table: &UrnTable,
-    ) -> Result<Vec<crate::sqlite::AuditFinding>, ::sqlx::Error>
-    where
-        A: Acquire<'a, Database = Sqlite>,
-    {
-        use futures_util::TryStreamExt;
-        let mut conn = conn.acquire().await?;
-        let mut audit = crate::sqlite::Audit::new();
-        let sql = crate::sqlite::audit_sql(table);
-        let mut rows =
-            ::sqlx::query_as::<_, (i64, Option<Vec<u8>>, Option<Vec<u8>>)>(AssertSqlSafe(sql))
-                .fetch(&mut *conn);
-        while let Some((id, urn, key)) = rows.try_next().await? {
-            audit.row(id, urn.as_deref(), key.as_deref());
-        }
-        Ok(audit.finish())
-    }
+async fn install_sqlite(conn: &mut ::sqlx::SqliteConnection) -> Result<(), ::sqlx::Error> {
+    let probe = ::sqlx::query(crate::sqlite::PROBE).execute(conn).await;
+    probe
+        .map(drop)
+        .map_err(|e| ::sqlx::Error::Configuration(crate::sqlite::not_registered(&e).into()))
 }
 
-/// MariaDB: the key is the table's generated column (built-in functions only) and its
-/// triggers refuse invalid URNs, so rows written by any client deduplicate the same way.
-#[cfg(feature = "sqlx-mysql")]
-pub mod mysql {
-    use super::*;
-    use ::sqlx::mysql::MySqlRow;
-    use ::sqlx::{Acquire, Executor, MySql};
+/// SQLite: registers `urn_key_v1(text)` and `urn_check(text)` on one open connection, e.g. in
+/// a pool's `after_connect` hook. [`sqlite::register_for_all_connections`], called once before
+/// the pool opens, does the same for every connection of the process.
+///
+/// [`sqlite::register_for_all_connections`]: crate::sqlite::register_for_all_connections
+///
+/// ```
+/// # async fn f() -> Result<(), sqlx::Error> {
+/// let pool = sqlx::sqlite::SqlitePoolOptions::new()
+///     .after_connect(|conn, _| Box::pin(urn_sql::sqlx::register_functions(conn)))
+///     .connect("sqlite::memory:")
+///     .await?;
+/// let key: String = sqlx::query_scalar("SELECT urn_key_v1('URN:ISBN:0-395-36341-1')")
+///     .fetch_one(&pool)
+///     .await?;
+/// assert_eq!(key, "urn:isbn:0395363411");
+/// # Ok(()) }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(f()).unwrap();
+/// ```
+#[cfg(feature = "sqlx-sqlite")]
+#[allow(unsafe_code)]
+pub async fn register_functions(conn: &mut ::sqlx::SqliteConnection) -> Result<(), ::sqlx::Error> {
+    let mut handle = conn.lock_handle().await?;
+    let db = handle.as_raw_handle().as_ptr();
+    // SAFETY: the handle is locked, so `db` is an open connection no other thread uses.
+    unsafe { crate::sqlite::register_on_handle(db) }
+        .map_err(|e| ::sqlx::Error::Configuration(Box::new(e)))
+}
 
-    /// Runs `mariadb::UP` on one connection (for applications that do not run migrations some
-    /// other way): it creates or replaces the functions in the connection's database, refusing
-    /// routines of their names that another user defined. MariaDB commits DDL as it goes, so an
-    /// interrupted install is finished by running it again.
-    pub async fn install<'a, A>(conn: A) -> Result<(), ::sqlx::Error>
-    where
-        A: Acquire<'a, Database = MySql>,
-    {
-        let mut conn = conn.acquire().await?;
-        conn.execute(::sqlx::raw_sql(crate::mariadb::UP)).await?;
-        Ok(())
+/// SQLite: lists the rows of `table` that a correct `urn_key_v1` would not have written: an
+/// invalid URN, a key that is not the URN's, a second spelling of a stored URN (see
+/// [`AuditFinding`](crate::sqlite::AuditFinding) for why SQLite can hold them). Reads every
+/// row, one at a time.
+#[cfg(feature = "sqlx-sqlite")]
+pub async fn audit<'a, A>(
+    conn: A,
+    table: &UrnTable,
+) -> Result<Vec<crate::sqlite::AuditFinding>, ::sqlx::Error>
+where
+    A: Acquire<'a, Database = ::sqlx::Sqlite>,
+{
+    use futures_util::TryStreamExt;
+    let mut conn = conn.acquire().await?;
+    let mut audit = crate::sqlite::Audit::new();
+    let sql = crate::sqlite::audit_sql(table);
+    let mut rows =
+        ::sqlx::query_as::<_, (i64, Option<Vec<u8>>, Option<Vec<u8>>)>(AssertSqlSafe(sql))
+            .fetch(&mut *conn);
+    while let Some((id, urn, key)) = rows.try_next().await? {
+        audit.row(id, urn.as_deref(), key.as_deref());
     }
-
-    /// A row of the MariaDB statements (id, urn, key), and whether this call inserted it.
-    fn stored(row: &MySqlRow, inserted: bool) -> Result<StoredUrn, ::sqlx::Error> {
-        Ok(StoredUrn {
-            id: row.try_get(0)?,
-            urn: row.try_get(1)?,
-            key: row.try_get(2)?,
-            inserted,
-        })
-    }
-
-    /// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either way:
-    /// `INSERT … RETURNING`, and on a duplicate key (ERROR 1062) the lookup by key, a locking
-    /// read that sees a row another transaction has just committed. Concurrent callers with
-    /// equivalent URNs all get the same row and no error.
-    ///
-    /// ```no_run
-    /// # async fn f(pool: sqlx::MySqlPool) -> Result<(), Box<dyn std::error::Error>> {
-    /// let table = urn_sql::UrnTable::new("items")?;
-    /// let first = urn_sql::sqlx::mysql::insert_or_get(&pool, &table, &"urn:ISBN:0-395-36341-1".parse()?).await?;
-    /// let again = urn_sql::sqlx::mysql::insert_or_get(&pool, &table, &"URN:isbn:0395363411".parse()?).await?;
-    /// assert_eq!((first.id, first.inserted, again.inserted), (again.id, true, false));
-    /// # Ok(()) }
-    /// ```
-    pub async fn insert_or_get<'a, A>(
-        conn: A,
-        table: &UrnTable,
-        urn: &Urn,
-    ) -> Result<StoredUrn, ::sqlx::Error>
-    where
-        A: Acquire<'a, Database = MySql>,
-    {
-        let mut conn = conn.acquire().await?;
-        let key = urn.key();
-        let insert = table.insert_or_get_sql(Dialect::MariaDb);
-        let find = table.mariadb_locking_find_sql();
-        // A row deleted between the two statements makes the lookup miss; try again.
-        for _ in 0..3 {
-            match ::sqlx::query(AssertSqlSafe(insert.as_str()))
-                .bind(urn)
-                .fetch_one(&mut *conn)
-                .await
-            {
-                Ok(row) => return stored(&row, true),
-                Err(e)
-                    if e.as_database_error()
-                        .is_some_and(|d| d.is_unique_violation()) => {}
-                Err(e) => return Err(e),
-            }
-            let existing = ::sqlx::query(AssertSqlSafe(find.as_str()))
-                .bind(&key)
-                .fetch_optional(&mut *conn)
-                .await?;
-            if let Some(row) = existing {
-                return stored(&row, false);
-            }
-        }
-        Err(::sqlx::Error::RowNotFound)
-    }
-
-    /// Finds the row holding `urn` in any equivalent spelling (an index lookup by the key's
-    /// SHA-256).
-    pub async fn find<'c, E>(
-        executor: E,
-        table: &UrnTable,
-        urn: &Urn,
-    ) -> Result<Option<StoredUrn>, ::sqlx::Error>
-    where
-        E: Executor<'c, Database = MySql>,
-    {
-        let row = ::sqlx::query(AssertSqlSafe(table.find_sql(Dialect::MariaDb)))
-            .bind(urn.key())
-            .fetch_optional(executor)
-            .await?;
-        row.as_ref().map(|row| stored(row, false)).transpose()
-    }
+    Ok(audit.finish())
 }

@@ -1,6 +1,6 @@
-//! tokio-postgres helpers (feature `postgres`; they take any `GenericClient`, so a
-//! deadpool-postgres or bb8 connection or a transaction works too): install the schema,
-//! insert-or-get by key, find by any equivalent spelling.
+//! tokio-postgres helpers (feature `tokio-postgres`; they take any `GenericClient`, so a
+//! deadpool-postgres or bb8 connection or a transaction works too): [`install`],
+//! [`insert_or_get`] and [`find`].
 //!
 //! Column types need nothing from here: with the feature on, `Urn`, `UrnKey` and `NsUrn<N>`
 //! implement postgres-types' `ToSql` and `FromSql` for `text`-like columns and the `urn` and
@@ -9,39 +9,28 @@
 //! that row only, with the same text as sqlx and diesel give.
 
 use ::tokio_postgres::{Error, GenericClient, Row};
-use urn_core::Urn;
+use urn_core::{Urn, UrnKey};
 
-use crate::{Dialect, StoredUrn, UrnTable};
+use crate::protocol::{self, Client, Inserted, Plan};
+use crate::row::StoredUrn;
+use crate::table::UrnTable;
 
-/// Runs the `postgres::UP` migration in one transaction: it creates the domains and functions,
-/// or brings an older install up to date, and does nothing when they are current.
+/// Runs the portable install ([`postgres::UP`](crate::postgres::UP)): one simple-protocol
+/// message, so one transaction. It creates the domains and functions, or brings an older
+/// install up to date, and does nothing when they are current.
 ///
 /// ```no_run
-/// # async fn f(client: &mut tokio_postgres::Client) -> Result<(), tokio_postgres::Error> {
+/// # async fn f(client: &tokio_postgres::Client) -> Result<(), tokio_postgres::Error> {
 /// urn_sql::tokio_postgres::install(client).await?;
 /// # Ok(()) }
 /// ```
-pub async fn install<C: GenericClient>(client: &mut C) -> Result<(), Error> {
-    let tx = client.transaction().await?;
-    tx.batch_execute(crate::postgres::UP).await?;
-    tx.commit().await
+pub async fn install<C: GenericClient>(client: &C) -> Result<(), Error> {
+    client.batch_execute(crate::postgres::UP).await
 }
 
-/// Reads a [`StoredUrn`] from a row of the helpers' statements.
-fn stored(row: &Row) -> Result<StoredUrn, Error> {
-    Ok(StoredUrn {
-        id: row.try_get(0)?,
-        urn: row.try_get(1)?,
-        key: row.try_get(2)?,
-        inserted: row.try_get(3)?,
-    })
-}
-
-/// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either way:
-/// concurrent callers with equivalent URNs all get the same row and no error. One atomic
-/// statement; on a [hash-partitioned](UrnTable::hash_partitioned) table, an insert that returns
-/// nothing on a conflict, then the lookup (again if the row was deleted in between, three times
-/// in all; `None` of rows is then an error of `query_one`'s kind).
+/// Inserts `urn` into `table` unless an equivalent URN is stored, and returns the stored row
+/// either way; `inserted` is true only for the call that inserted it. Concurrent callers with
+/// equivalent URNs all get the same row and no error.
 ///
 /// ```no_run
 /// # async fn f(client: &tokio_postgres::Client) -> Result<(), Box<dyn std::error::Error>> {
@@ -56,34 +45,51 @@ pub async fn insert_or_get<C: GenericClient>(
     table: &UrnTable,
     urn: &Urn,
 ) -> Result<StoredUrn, Error> {
-    let insert = table.insert_or_get_sql(Dialect::Postgres);
-    if table.insert_or_get_is_atomic(Dialect::Postgres) {
-        return stored(&client.query_one(&insert, &[urn]).await?);
-    }
-    let (find, key) = (table.find_sql(Dialect::Postgres), urn.key());
-    for _ in 0..2 {
-        if let Some(row) = client.query_opt(&insert, &[urn]).await? {
-            return stored(&row);
-        }
-        if let Some(row) = client.query_opt(&find, &[&key]).await? {
-            return stored(&row);
-        }
-    }
-    // The last try: `query_one` reports "no rows" as tokio-postgres does.
-    match client.query_opt(&insert, &[urn]).await? {
-        Some(row) => stored(&row),
-        None => stored(&client.query_one(&find, &[&key]).await?),
-    }
+    let plan = crate::postgres::plan(table);
+    protocol::insert_or_get(&mut Conn(client), &plan, urn).await
 }
 
-/// Finds the row holding `urn` in any equivalent spelling (an index lookup by key).
+/// Finds the row of `table` holding `urn` in any equivalent spelling (an index lookup by
+/// key).
 pub async fn find<C: GenericClient>(
     client: &C,
     table: &UrnTable,
     urn: &Urn,
 ) -> Result<Option<StoredUrn>, Error> {
-    let row = client
-        .query_opt(&table.find_sql(Dialect::Postgres), &[&urn.key()])
-        .await?;
-    row.as_ref().map(stored).transpose()
+    let plan = crate::postgres::plan(table);
+    Conn(client).find(&plan.find, &urn.key()).await
+}
+
+/// One client running the protocol's statements.
+struct Conn<'c, C>(&'c C);
+
+/// Reads a [`StoredUrn`] from a row of the protocol's statements.
+fn stored(row: &Row) -> Result<StoredUrn, Error> {
+    Ok(StoredUrn {
+        id: row.try_get(0)?,
+        urn: row.try_get(1)?,
+        key: row.try_get(2)?,
+        inserted: row.try_get(3)?,
+    })
+}
+
+impl<C: GenericClient> Client for Conn<'_, C> {
+    type Error = Error;
+
+    async fn insert(&mut self, plan: &Plan, urn: &Urn) -> Inserted<Error> {
+        match self.0.query_opt(&plan.insert, &[urn]).await {
+            Ok(Some(row)) => stored(&row).map_or_else(Inserted::Failed, Inserted::Row),
+            Ok(None) => Inserted::Nothing,
+            Err(e) => Inserted::Failed(e),
+        }
+    }
+
+    async fn find(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<Option<StoredUrn>, Error> {
+        let row = self.0.query_opt(sql, &[key]).await?;
+        row.as_ref().map(stored).transpose()
+    }
+
+    async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<StoredUrn, Error> {
+        stored(&self.0.query_one(sql, &[key]).await?)
+    }
 }

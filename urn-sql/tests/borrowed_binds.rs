@@ -7,7 +7,7 @@
     feature = "diesel-sqlite",
     feature = "diesel-postgres",
     feature = "rusqlite",
-    feature = "postgres"
+    feature = "tokio-postgres"
 ))]
 #![allow(
     missing_docs,

@@ -162,24 +162,17 @@ fn postgres_with_diesel() {
     assert_eq!(json["urn"], "urn:example:a%2cb?=x");
 
     // The helpers.
-    let table = UrnTable::new("things").unwrap();
-    let got = urn_sql::diesel::postgres::insert_or_get(
-        &mut conn,
-        &table,
-        &"URN:example:a%2cb".parse().unwrap(),
-    )
-    .unwrap();
+    let table = support::table("things", &schema);
+    let got =
+        urn_sql::diesel::insert_or_get(&mut conn, &table, &"URN:example:a%2cb".parse().unwrap())
+            .unwrap();
     assert_eq!((got.id, got.inserted), (stored.id, false));
-    let got = urn_sql::diesel::postgres::insert_or_get(
-        &mut conn,
-        &table,
-        &"urn:example:new".parse().unwrap(),
-    )
-    .unwrap();
+    let got =
+        urn_sql::diesel::insert_or_get(&mut conn, &table, &"urn:example:new".parse().unwrap())
+            .unwrap();
     assert!(got.inserted);
     let found =
-        urn_sql::diesel::postgres::find(&mut conn, &table, &"URN:EXAMPLE:new#x".parse().unwrap())
-            .unwrap();
+        urn_sql::diesel::find(&mut conn, &table, &"URN:EXAMPLE:new#x".parse().unwrap()).unwrap();
     assert_eq!(found.unwrap().id, got.id);
 
     // A bad stored value is an error, not a panic.
@@ -200,8 +193,7 @@ fn postgres_with_diesel() {
                 } else {
                     "urn:UUID:f81d4fae-7dec-11d0-a765-00a0c91e6bf6?+r"
                 };
-                urn_sql::diesel::postgres::insert_or_get(&mut conn, &table, &text.parse().unwrap())
-                    .unwrap()
+                urn_sql::diesel::insert_or_get(&mut conn, &table, &text.parse().unwrap()).unwrap()
             })
         })
         .collect();
@@ -252,10 +244,11 @@ fn sqlite_with_diesel() {
     ] {
         let _ = std::fs::remove_file(&path);
         // Registers urn_key_v1 (the generated key column calls it), then connects.
-        let mut conn: SqliteConnection = urn_sql::diesel::sqlite::establish(&path).unwrap();
+        urn_sql::sqlite::register_for_all_connections().unwrap();
+        let mut conn = SqliteConnection::establish(&path).unwrap();
         let table = UrnTable::new("things").unwrap();
-        let ddl = table
-            .create_sql(Dialect::Sqlite)
+        let ddl = Dialect::Sqlite
+            .create_table_sql(&table)
             .replace("\n);", ",\n  \"isbn\" TEXT\n);");
         diesel::sql_query(ddl).execute(&mut conn).unwrap();
         let urn: Urn = "URN:LEX:IT:Stato:Legge:2003-09-21;456".parse().unwrap();
@@ -293,22 +286,19 @@ fn sqlite_with_diesel() {
             .execute(&mut conn)
             .unwrap();
         assert_eq!(n, 0);
-        let got = urn_sql::diesel::sqlite::insert_or_get(&mut conn, &table, &again).unwrap();
+        let got = urn_sql::diesel::insert_or_get(&mut conn, &table, &again).unwrap();
         assert_eq!((got.id, got.inserted), (stored.id, false));
-        let got = urn_sql::diesel::sqlite::insert_or_get(
+        let got = urn_sql::diesel::insert_or_get(
             &mut conn,
             &table,
             &"urn:isbn:0-395-36341-1".parse().unwrap(),
         )
         .unwrap();
         assert!(got.inserted);
-        let found = urn_sql::diesel::sqlite::find(
-            &mut conn,
-            &table,
-            &"URN:ISBN:0395363411".parse().unwrap(),
-        )
-        .unwrap()
-        .unwrap();
+        let found =
+            urn_sql::diesel::find(&mut conn, &table, &"URN:ISBN:0395363411".parse().unwrap())
+                .unwrap()
+                .unwrap();
         assert_eq!(found.id, got.id);
         // A row another client writes gets its key from the same function ...
         diesel::sql_query(

@@ -8,7 +8,7 @@
 #![cfg(all(
     feature = "sqlx-postgres",
     feature = "diesel-postgres",
-    feature = "postgres"
+    feature = "tokio-postgres"
 ))]
 #![allow(
     missing_docs,
@@ -25,7 +25,7 @@ use std::str::FromStr;
 use diesel::{Connection, RunQueryDsl};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{AssertSqlSafe, Executor};
-use urn_sql::{Dialect, Urn, UrnTable};
+use urn_sql::{Dialect, Urn};
 
 /// The plan of `explain` (an `EXPLAIN …` statement) run by sqlx with `$1` = `key` as text.
 async fn sqlx_plan(pool: &PgPool, explain: &str, key: &str) -> String {
@@ -72,9 +72,9 @@ async fn the_key_is_compared_byte_for_byte_and_read_through_the_index() {
         .connect_with(options)
         .await
         .unwrap();
-    urn_sql::sqlx::postgres::install(&pool).await.unwrap();
-    let table = UrnTable::new("items").unwrap();
-    pool.execute(AssertSqlSafe(table.create_sql(Dialect::Postgres)))
+    urn_sql::sqlx::install(&pool).await.unwrap();
+    let table = support::table("items", &schema);
+    pool.execute(AssertSqlSafe(Dialect::Postgres.create_table_sql(&table)))
         .await
         .unwrap();
     // An earlier pattern's table (the key in the database's collation), for the join and the
@@ -100,7 +100,7 @@ async fn the_key_is_compared_byte_for_byte_and_read_through_the_index() {
     let key = "urn:example:Item-777";
 
     // sqlx: the helpers' lookup, and the same with a plain text parameter.
-    let find = format!("EXPLAIN {}", table.find_sql(Dialect::Postgres));
+    let find = format!("EXPLAIN {}", Dialect::Postgres.find_sql(&table));
     assert!(
         sqlx_plan(&pool, &find, key)
             .await
@@ -112,7 +112,7 @@ async fn the_key_is_compared_byte_for_byte_and_read_through_the_index() {
             .await
             .contains("Index Scan using items_urn_key_unique")
     );
-    let found = urn_sql::sqlx::postgres::find(
+    let found = urn_sql::sqlx::find(
         &pool,
         &table,
         &Urn::parse("URN:example:Item-777#x").unwrap(),
@@ -122,19 +122,16 @@ async fn the_key_is_compared_byte_for_byte_and_read_through_the_index() {
     .unwrap();
     assert_eq!(found.key.as_str(), key);
     // ON CONFLICT infers the index, and insert-or-get meets the stored row.
-    let insert = format!("EXPLAIN {}", table.insert_or_get_sql(Dialect::Postgres));
+    let insert = format!("EXPLAIN {}", Dialect::Postgres.insert_or_get_sql(&table));
     assert!(
         sqlx_plan(&pool, &insert, "urn:example:Item-777")
             .await
             .contains("Conflict Arbiter Indexes: items_urn_key_unique")
     );
-    let again = urn_sql::sqlx::postgres::insert_or_get(
-        &pool,
-        &table,
-        &"URN:EXAMPLE:Item-777".parse().unwrap(),
-    )
-    .await
-    .unwrap();
+    let again =
+        urn_sql::sqlx::insert_or_get(&pool, &table, &"URN:EXAMPLE:Item-777".parse().unwrap())
+            .await
+            .unwrap();
     assert_eq!((again.id, again.inserted), (found.id, false));
     // A join on keys, with a table of the earlier pattern (the key in the database's
     // collation): no collation conflict, and the index is used for the lookups.
@@ -237,8 +234,8 @@ async fn the_key_is_compared_byte_for_byte_and_read_through_the_index() {
     for (urn, stored) in &rows {
         assert_eq!(stored, Urn::parse(urn).unwrap().key().as_str());
     }
-    let earlier = UrnTable::new("earlier").unwrap();
-    let explain = format!("EXPLAIN {}", earlier.find_sql(Dialect::Postgres));
+    let earlier = support::table("earlier", &schema);
+    let explain = format!("EXPLAIN {}", Dialect::Postgres.find_sql(&earlier));
     assert!(
         sqlx_plan(&pool, &explain, key)
             .await

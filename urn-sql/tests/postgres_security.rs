@@ -20,7 +20,7 @@ use std::str::FromStr;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPoolOptions};
 use sqlx::{AssertSqlSafe, Connection, Executor, PgPool};
 use support::Backend;
-use urn_sql::sqlx::postgres::{find, insert_or_get};
+use urn_sql::sqlx::{find, insert_or_get};
 use urn_sql::{Dialect, Urn, UrnTable};
 
 /// urn_pg's install script: its SQL-bodied objects are held to the same rules.
@@ -235,9 +235,9 @@ fn all_sql() -> String {
         .unwrap();
     let mut sql = format!("{}\n{URN_PG_SQL}\n", urn_sql::postgres::UP);
     for table in [&plain, &parted] {
-        sql.push_str(&table.create_sql(Dialect::Postgres));
-        sql.push_str(&table.insert_or_get_sql(Dialect::Postgres));
-        sql.push_str(&table.find_sql(Dialect::Postgres));
+        sql.push_str(&Dialect::Postgres.create_table_sql(table));
+        sql.push_str(&Dialect::Postgres.insert_or_get_sql(table));
+        sql.push_str(&Dialect::Postgres.find_sql(table));
     }
     sql
 }
@@ -479,12 +479,11 @@ async fn planted_functions_and_operators_never_run() {
         .unwrap()
         .hash_partitioned(4)
         .unwrap();
-    for table in [&plain, &parted] {
+    for (name, table) in [("items", &plain), ("parted", &parted)] {
         admin
             .execute(AssertSqlSafe(format!(
-                "{} GRANT SELECT, INSERT, UPDATE ON {} TO {writer};",
-                table.create_sql(Dialect::Postgres),
-                table.qualified_name()
+                "{} GRANT SELECT, INSERT, UPDATE ON {name} TO {writer};",
+                Dialect::Postgres.create_table_sql(table),
             )))
             .await
             .unwrap();
@@ -995,7 +994,7 @@ async fn partitioned_ids_and_inserted_cannot_be_forged() {
         .execute(AssertSqlSafe(format!(
             "{} GRANT SELECT, INSERT (urn, urn_key_index), UPDATE (urn) ON parted TO {writer}; \
              GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {writer};",
-            table.create_sql(Dialect::Postgres)
+            Dialect::Postgres.create_table_sql(&table)
         )))
         .await
         .unwrap();
@@ -1044,5 +1043,171 @@ async fn partitioned_ids_and_inserted_cannot_be_forged() {
     assert!(fresh.inserted);
     assert_ne!(fresh.id, next);
     drop((conn, admin));
+    db.drop().await;
+}
+
+/// What a co-tenant plants in `public` against statements that would resolve urn-sql's names
+/// through the search_path: functions and types of urn-sql's names and signatures (each logs
+/// its call and returns a wrong key), `=` for the operand types the statements compare
+/// (`xid = integer` saying every row version is new, `text = text` saying every pair is
+/// equal), and a case-insensitive collation named "C".
+const CO_TENANT_PLANTS: &str = "\
+    CREATE FUNCTION public.planted(what text) RETURNS text LANGUAGE plpgsql AS $p$ \
+      BEGIN INSERT INTO audit.planted_calls VALUES (what, current_user); RETURN 'urn:planted:x'; END $p$; \
+    CREATE DOMAIN public.urn AS text; \
+    CREATE DOMAIN public.urn_key AS text; \
+    CREATE FUNCTION public.urn_key_index(k text) RETURNS text LANGUAGE sql IMMUTABLE \
+      RETURN public.planted('urn_key_index(text)'); \
+    CREATE FUNCTION public.urn_key_index(k public.urn_key) RETURNS text LANGUAGE sql IMMUTABLE \
+      RETURN public.planted('urn_key_index(urn_key)'); \
+    CREATE FUNCTION public.urn_key_v1(u public.urn) RETURNS text LANGUAGE sql IMMUTABLE \
+      RETURN public.planted('urn_key_v1(urn)'); \
+    CREATE FUNCTION public.urn_key_v1_inline(u public.urn) RETURNS text LANGUAGE sql IMMUTABLE \
+      RETURN public.planted('urn_key_v1_inline(urn)'); \
+    CREATE FUNCTION public.planted_xid_eq(a xid, b integer) RETURNS boolean LANGUAGE sql IMMUTABLE \
+      RETURN public.planted('xid = integer') IS NOT NULL; \
+    CREATE OPERATOR public.= (LEFTARG = xid, RIGHTARG = integer, FUNCTION = public.planted_xid_eq); \
+    CREATE FUNCTION public.planted_text_eq(a text, b text) RETURNS boolean LANGUAGE sql IMMUTABLE \
+      RETURN public.planted('text = text') IS NOT NULL; \
+    CREATE OPERATOR public.= (LEFTARG = text, RIGHTARG = text, FUNCTION = public.planted_text_eq); \
+    CREATE COLLATION public.\"C\" (provider = icu, locale = 'und-u-ks-level2', deterministic = false)";
+
+/// Every statement urn-sql hands out (a keyed table's DDL, plain and hash-partitioned, and the
+/// helpers' insert-or-get and lookup) names urn-sql's objects in the schema it was installed
+/// into and PostgreSQL's in `pg_catalog`: with urn-sql in schema `urn_sql` and a co-tenant's
+/// schema ahead of it and of an explicit `pg_catalog` on the search_path of the
+/// administrator who makes the tables and of the writer, nothing the co-tenant planted runs
+/// or is bound, `inserted` is right, two spellings stay one row, and two URNs that differ in
+/// case stay two rows. (Before, the index bound the co-tenant's function, insert-or-get failed
+/// or called it, and a planted collation made two URNs one key.)
+#[tokio::test]
+async fn statements_resolve_no_name_through_the_search_path() {
+    let Some(mut db) = Scratch::new("search_path").await else {
+        return;
+    };
+    let co_tenant = db.role("urn_co_tenant", true).await;
+    let writer = db.role("urn_writer", false).await;
+    let mut admin = db.admin().await;
+    admin.execute(PLANTED_CALLS).await.unwrap();
+    admin
+        .execute(AssertSqlSafe(format!(
+            "CREATE SCHEMA urn_sql; GRANT USAGE ON SCHEMA urn_sql TO {writer}"
+        )))
+        .await
+        .unwrap();
+    match support::backend() {
+        Backend::Portable => {
+            admin.execute("SET search_path = urn_sql").await.unwrap();
+            run_up(&mut admin).await.unwrap();
+        }
+        Backend::UrnPg => {
+            admin
+                .execute("CREATE EXTENSION urn_pg SCHEMA urn_sql")
+                .await
+                .unwrap();
+        }
+    }
+    let mut conn = db.as_role(&co_tenant).await;
+    conn.execute(CO_TENANT_PLANTS).await.unwrap();
+    drop(conn);
+
+    let hijacked = "SET search_path = public, pg_catalog, urn_sql";
+    admin.execute(hijacked).await.unwrap();
+    let plain = UrnTable::new("items")
+        .unwrap()
+        .with_urn_schema("urn_sql")
+        .unwrap();
+    let parted = UrnTable::new("parted")
+        .unwrap()
+        .with_urn_schema("urn_sql")
+        .unwrap()
+        .hash_partitioned(4)
+        .unwrap();
+    for (name, table) in [("items", &plain), ("parted", &parted)] {
+        admin
+            .execute(AssertSqlSafe(format!(
+                "{} GRANT SELECT, INSERT, UPDATE ON {name} TO {writer};",
+                Dialect::Postgres.create_table_sql(table),
+            )))
+            .await
+            .unwrap();
+    }
+    let mut conn = db.as_role(&writer).await;
+    conn.execute(hijacked).await.unwrap();
+    let groups = spelling_groups(100);
+    for table in [&plain, &parted] {
+        for (urn, others) in &groups {
+            let first = insert_or_get(&mut conn, table, urn).await.unwrap();
+            assert!(first.inserted, "{urn}");
+            assert_eq!(first.key, urn.key());
+            for other in others {
+                let other: Urn = other.parse().unwrap();
+                let again = insert_or_get(&mut conn, table, &other).await.unwrap();
+                assert_eq!((again.id, again.inserted), (first.id, false), "{other}");
+                let found = find(&mut conn, table, &other).await.unwrap().unwrap();
+                assert_eq!(found.id, first.id, "{other}");
+            }
+        }
+        // URNs that differ in the NSS's case are two URNs (RFC 8141 section 3).
+        let upper = insert_or_get(
+            &mut conn,
+            table,
+            &"urn:example:Planted-Case".parse().unwrap(),
+        )
+        .await
+        .unwrap();
+        let lower = insert_or_get(
+            &mut conn,
+            table,
+            &"urn:example:planted-case".parse().unwrap(),
+        )
+        .await
+        .unwrap();
+        assert!(upper.inserted && lower.inserted);
+        assert_ne!(upper.id, lower.id);
+    }
+    drop(conn);
+
+    let ran: Vec<(String, String)> =
+        sqlx::query_as("SELECT call, by_role::text FROM audit.planted_calls ORDER BY 1")
+            .fetch_all(&mut admin)
+            .await
+            .unwrap();
+    assert!(ran.is_empty(), "planted code ran: {ran:?}");
+    // What the tables' generated keys, indexes and CHECKs are bound to: only pg_catalog's and
+    // urn_sql's objects.
+    let bound: Vec<String> = sqlx::query_scalar(
+        "SELECT DISTINCT pg_describe_object(d.refclassid, d.refobjid, 0) \
+         FROM pg_depend d \
+         WHERE d.refclassid IN ('pg_proc'::regclass, 'pg_type'::regclass, \
+                                'pg_operator'::regclass, 'pg_collation'::regclass) \
+           AND (d.objid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace) \
+                OR d.objid IN (SELECT oid FROM pg_attrdef) \
+                OR d.objid IN (SELECT oid FROM pg_constraint \
+                               WHERE connamespace = 'public'::regnamespace)) \
+           AND COALESCE((SELECT pronamespace FROM pg_proc WHERE oid = d.refobjid), \
+                        (SELECT typnamespace FROM pg_type WHERE oid = d.refobjid), \
+                        (SELECT oprnamespace FROM pg_operator WHERE oid = d.refobjid), \
+                        (SELECT collnamespace FROM pg_collation WHERE oid = d.refobjid)) \
+               NOT IN ('pg_catalog'::regnamespace, 'urn_sql'::regnamespace) \
+         ORDER BY 1",
+    )
+    .fetch_all(&mut admin)
+    .await
+    .unwrap();
+    assert!(
+        bound.is_empty(),
+        "bound to the co-tenant's objects: {bound:?}"
+    );
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("SELECT urn::text, urn_key FROM items ORDER BY id")
+            .fetch_all(&mut admin)
+            .await
+            .unwrap();
+    assert_eq!(rows.len(), groups.len() + 2);
+    for (urn, key) in &rows {
+        assert_eq!(key, Urn::parse(urn).unwrap().key().as_str(), "{urn}");
+    }
+    drop(admin);
     db.drop().await;
 }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{Executor, Row};
-use urn_sql::sqlx::postgres::{find, insert_or_get, install};
+use urn_sql::sqlx::{find, insert_or_get, install};
 use urn_sql::{IsbnUrn, Urn, UrnKey, UrnTable};
 
 /// A pool whose connections work in a fresh schema holding urn-sql's types, and a guard that
@@ -350,10 +350,10 @@ async fn equivalent_spellings_are_stored_once_and_found_by_any() {
     let Some(db) = Db::new("dedup").await else {
         return;
     };
-    let table = UrnTable::new("items").unwrap();
+    let table = support::table("items", &db.schema);
     db.pool
         .execute(sqlx::AssertSqlSafe(
-            table.create_sql(urn_sql::Dialect::Postgres),
+            urn_sql::Dialect::Postgres.create_table_sql(&table),
         ))
         .await
         .unwrap();
@@ -431,7 +431,7 @@ async fn concurrent_insert_or_get_on(db: &Db, table: UrnTable) {
     let table = Arc::new(table);
     db.pool
         .execute(sqlx::AssertSqlSafe(
-            table.create_sql(urn_sql::Dialect::Postgres),
+            urn_sql::Dialect::Postgres.create_table_sql(&table),
         ))
         .await
         .unwrap();
@@ -466,13 +466,10 @@ async fn concurrent_insert_or_get_on(db: &Db, table: UrnTable) {
             "round {round}"
         );
     }
-    let count: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT count(*) FROM {}",
-        table.qualified_name()
-    )))
-    .fetch_one(&db.pool)
-    .await
-    .unwrap();
+    let count: i64 = sqlx::query_scalar("SELECT count(*) FROM items")
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
     assert_eq!(count, 10);
 }
 
@@ -481,7 +478,7 @@ async fn concurrent_insert_or_get_yields_one_row_and_one_id() {
     let Some(db) = Db::new("concurrent").await else {
         return;
     };
-    concurrent_insert_or_get_on(&db, UrnTable::new("items").unwrap()).await;
+    concurrent_insert_or_get_on(&db, support::table("items", &db.schema)).await;
     db.drop_schema().await;
 }
 
@@ -490,7 +487,9 @@ async fn concurrent_insert_or_get_on_a_hash_partitioned_table() {
     let Some(db) = Db::new("partitioned_concurrent").await else {
         return;
     };
-    let table = UrnTable::new("items").unwrap().hash_partitioned(4).unwrap();
+    let table = support::table("items", &db.schema)
+        .hash_partitioned(4)
+        .unwrap();
     concurrent_insert_or_get_on(&db, table).await;
     // The rows spread over the partitions by key.
     let partitions: i64 = sqlx::query_scalar("SELECT count(DISTINCT tableoid) FROM items")
@@ -509,12 +508,14 @@ async fn long_urns_are_stored_once_and_found_by_any_spelling() {
     let Some(db) = Db::new("long").await else {
         return;
     };
-    let plain = UrnTable::new("items").unwrap();
-    let partitioned = UrnTable::new("parts").unwrap().hash_partitioned(4).unwrap();
-    for table in [&plain, &partitioned] {
+    let plain = support::table("items", &db.schema);
+    let partitioned = support::table("parts", &db.schema)
+        .hash_partitioned(4)
+        .unwrap();
+    for (name, table) in [("items", &plain), ("parts", &partitioned)] {
         db.pool
             .execute(sqlx::AssertSqlSafe(
-                table.create_sql(urn_sql::Dialect::Postgres),
+                urn_sql::Dialect::Postgres.create_table_sql(table),
             ))
             .await
             .unwrap();
@@ -533,13 +534,12 @@ async fn long_urns_are_stored_once_and_found_by_any_spelling() {
             }
             // A plain INSERT of the other spelling, as psql or COPY would write it, is refused.
             let err = sqlx::query(sqlx::AssertSqlSafe(format!(
-                "INSERT INTO {} (urn) VALUES ($1)",
-                table.qualified_name()
+                "INSERT INTO {name} (urn) VALUES ($1)"
             )))
             .bind(&respelled)
             .execute(&db.pool)
             .await;
-            if table.partitions() == 0 {
+            if name == "items" {
                 let err = err.unwrap_err().to_string();
                 assert!(err.contains("items_urn_key_unique"), "{err}");
             } else {
@@ -622,10 +622,12 @@ async fn hash_partitioned_table_stores_equivalent_spellings_once() {
     let Some(db) = Db::new("partitioned").await else {
         return;
     };
-    let table = UrnTable::new("items").unwrap().hash_partitioned(8).unwrap();
+    let table = support::table("items", &db.schema)
+        .hash_partitioned(8)
+        .unwrap();
     db.pool
         .execute(sqlx::AssertSqlSafe(
-            table.create_sql(urn_sql::Dialect::Postgres),
+            urn_sql::Dialect::Postgres.create_table_sql(&table),
         ))
         .await
         .unwrap();
@@ -687,7 +689,7 @@ async fn the_shipped_sql_is_idempotent_and_transactional_under_psql() {
     };
     // Db::new installed it already (twice); two more runs through psql are no-ops.
     for _ in 0..2 {
-        let out = psql(urn_sql::ddl(urn_sql::Dialect::Postgres));
+        let out = psql(urn_sql::Dialect::Postgres.install_sql());
         assert_eq!(
             out.status.code(),
             Some(0),
@@ -711,7 +713,9 @@ async fn the_shipped_sql_is_idempotent_and_transactional_under_psql() {
         .await
         .unwrap();
     let failing =
-        urn_sql::ddl(urn_sql::Dialect::Postgres).replacen("COMMIT;", "SELECT 1 / 0;\nCOMMIT;", 1);
+        urn_sql::Dialect::Postgres
+            .install_sql()
+            .replacen("COMMIT;", "SELECT 1 / 0;\nCOMMIT;", 1);
     let out = psql(format!("SET search_path = psql_failed;\n{failing}"));
     assert_eq!(out.status.code(), Some(3), "psql stops on the error");
     let left: i64 = sqlx::query_scalar(
@@ -981,7 +985,10 @@ async fn upgrade_from(db: &Db, revision: &str, sql: &str) {
         .await
         .unwrap();
     // The old table takes new rows through the new functions, and refuses respellings.
-    let table = UrnTable::new("items").unwrap();
+    let table = UrnTable::new("items")
+        .unwrap()
+        .with_urn_schema(&schema)
+        .unwrap();
     for urn in urns.iter().take(200) {
         let respelled = format!(
             "{}#again",

@@ -19,7 +19,7 @@ fn keyed() -> (Connection, UrnTable) {
     let conn = Connection::open_in_memory().unwrap();
     register_functions(&conn).unwrap();
     let table = UrnTable::new("items").unwrap();
-    conn.execute_batch(&table.create_sql(Dialect::Sqlite))
+    conn.execute_batch(&Dialect::Sqlite.create_table_sql(&table))
         .unwrap();
     (conn, table)
 }
@@ -128,7 +128,7 @@ fn the_key_function_generates_keys_and_refuses_bad_urns() {
     {
         let conn = Connection::open(&path).unwrap();
         register_functions(&conn).unwrap();
-        conn.execute_batch(&table.create_sql(Dialect::Sqlite))
+        conn.execute_batch(&Dialect::Sqlite.create_table_sql(&table))
             .unwrap();
         insert_or_get(&conn, &table, &"urn:example:x".parse().unwrap()).unwrap();
     }

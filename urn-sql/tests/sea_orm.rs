@@ -92,7 +92,7 @@ fn key_conflict(backend: DbBackend) -> OnConflict {
 }
 
 /// The same CRUD on every backend: `db` holds urn-sql's SQL and the `books` table.
-async fn crud(db: &DatabaseConnection) {
+async fn crud(db: &DatabaseConnection, table: &UrnTable) {
     let backend = db.get_database_backend();
     // Create: the database computes the key.
     let hobbit = book::Entity::insert(new_book(
@@ -167,18 +167,17 @@ async fn crud(db: &DatabaseConnection) {
     );
 
     // The helpers meet the same rows.
-    let table = UrnTable::new("books").unwrap();
     let got =
-        urn_sql::sea_orm::insert_or_get(db, &table, &"urn:isbn:0-395-36341-1".parse().unwrap())
+        urn_sql::sea_orm::insert_or_get(db, table, &"urn:isbn:0-395-36341-1".parse().unwrap())
             .await
             .unwrap();
     assert_eq!((got.id, got.inserted), (hobbit.id, false));
     let new =
-        urn_sql::sea_orm::insert_or_get(db, &table, &"urn:isbn:0-261-10221-4".parse().unwrap())
+        urn_sql::sea_orm::insert_or_get(db, table, &"urn:isbn:0-261-10221-4".parse().unwrap())
             .await
             .unwrap();
     assert!(new.inserted);
-    let found = urn_sql::sea_orm::find(db, &table, &"URN:ISBN:0261102214".parse().unwrap())
+    let found = urn_sql::sea_orm::find(db, table, &"URN:ISBN:0261102214".parse().unwrap())
         .await
         .unwrap()
         .unwrap();
@@ -187,18 +186,17 @@ async fn crud(db: &DatabaseConnection) {
     // Inside a transaction: the row inserted there is found there, and gone after a rollback.
     let tx = db.begin().await.unwrap();
     let staged =
-        urn_sql::sea_orm::insert_or_get(&tx, &table, &"urn:example:staged".parse().unwrap())
+        urn_sql::sea_orm::insert_or_get(&tx, table, &"urn:example:staged".parse().unwrap())
             .await
             .unwrap();
     assert!(staged.inserted);
-    let again =
-        urn_sql::sea_orm::insert_or_get(&tx, &table, &"URN:EXAMPLE:staged".parse().unwrap())
-            .await
-            .unwrap();
+    let again = urn_sql::sea_orm::insert_or_get(&tx, table, &"URN:EXAMPLE:staged".parse().unwrap())
+        .await
+        .unwrap();
     assert_eq!((again.id, again.inserted), (staged.id, false));
     tx.rollback().await.unwrap();
     assert_eq!(
-        urn_sql::sea_orm::find(db, &table, &"urn:example:staged".parse().unwrap())
+        urn_sql::sea_orm::find(db, table, &"urn:example:staged".parse().unwrap())
             .await
             .unwrap(),
         None
@@ -246,14 +244,14 @@ async fn forged_rows_are_errors(db: &DatabaseConnection, forge: &str, expected: 
 
 #[tokio::test]
 async fn sea_orm_on_sqlite() {
-    urn_sql::sqlite::register_functions().unwrap();
+    urn_sql::sqlite::register_for_all_connections().unwrap();
     let path = std::env::temp_dir().join(support::schema_name("sea_orm") + ".sqlite3");
     let db = Database::connect(format!("sqlite://{}?mode=rwc", path.display()))
         .await
         .unwrap();
     urn_sql::sea_orm::install(&db).await.unwrap();
     let table = UrnTable::new("books").unwrap();
-    db.execute_unprepared(&table.create_sql(urn_sql::Dialect::Sqlite))
+    db.execute_unprepared(&urn_sql::Dialect::Sqlite.create_table_sql(&table))
         .await
         .unwrap();
     db.execute_unprepared("ALTER TABLE books ADD COLUMN see_also TEXT")
@@ -262,7 +260,7 @@ async fn sea_orm_on_sqlite() {
     db.execute_unprepared("ALTER TABLE books ADD COLUMN isbn TEXT")
         .await
         .unwrap();
-    crud(&db).await;
+    crud(&db, &table).await;
     // The key column and the URN are guarded; the extra columns are plain TEXT.
     forged_rows_are_errors(
         &db,
@@ -290,14 +288,14 @@ async fn sea_orm_on_postgres() {
         .unwrap();
     urn_sql::sea_orm::install(&db).await.unwrap();
     urn_sql::sea_orm::install(&db).await.unwrap();
-    let table = UrnTable::new("books").unwrap();
-    db.execute_unprepared(&table.create_sql(urn_sql::Dialect::Postgres))
+    let table = support::table("books", &schema);
+    db.execute_unprepared(&urn_sql::Dialect::Postgres.create_table_sql(&table))
         .await
         .unwrap();
     db.execute_unprepared("ALTER TABLE books ADD COLUMN see_also urn, ADD COLUMN isbn urn")
         .await
         .unwrap();
-    crud(&db).await;
+    crud(&db, &table).await;
 
     // Arrays: `Vec<Urn>` as `urn[]`, and a text[] holding a non-URN read as an error.
     db.execute_unprepared(
@@ -362,7 +360,7 @@ async fn sea_orm_on_mariadb() {
     urn_sql::sea_orm::install(&db).await.unwrap();
     urn_sql::sea_orm::install(&db).await.unwrap();
     let table = UrnTable::new("books").unwrap();
-    db.execute_unprepared(&table.create_sql(urn_sql::Dialect::MariaDb))
+    db.execute_unprepared(&urn_sql::Dialect::MariaDb.create_table_sql(&table))
         .await
         .unwrap();
     db.execute_unprepared(
@@ -371,7 +369,7 @@ async fn sea_orm_on_mariadb() {
     )
     .await
     .unwrap();
-    crud(&db).await;
+    crud(&db, &table).await;
     forged_rows_are_errors(
         &db,
         "UPDATE books SET isbn = 'urn:isbn:0-395-36341-2' WHERE isbn IS NOT NULL",

@@ -31,7 +31,7 @@ async fn the_audit_finds_what_a_forging_program_wrote() {
     // This crate's connection: the parser's keys.
     let ours = Connection::open(&path).unwrap();
     urn_sql::rusqlite::register_functions(&ours).unwrap();
-    ours.execute_batch(&table.create_sql(Dialect::Sqlite))
+    ours.execute_batch(&Dialect::Sqlite.create_table_sql(&table))
         .unwrap();
     for urn in ["urn:isbn:0395363411", "urn:example:a"] {
         urn_sql::rusqlite::insert_or_get(&ours, &table, &urn.parse().unwrap()).unwrap();
@@ -84,16 +84,13 @@ async fn the_audit_finds_what_a_forging_program_wrote() {
     let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", path.display()))
         .await
         .unwrap();
-    assert_eq!(
-        urn_sql::sqlx::sqlite::audit(&pool, &table).await.unwrap(),
-        expected
-    );
+    assert_eq!(urn_sql::sqlx::audit(&pool, &table).await.unwrap(), expected);
     pool.close().await;
-    let mut conn = urn_sql::diesel::sqlite::establish(&path.display().to_string()).unwrap();
-    assert_eq!(
-        urn_sql::diesel::sqlite::audit(&mut conn, &table).unwrap(),
-        expected
-    );
+    urn_sql::sqlite::register_for_all_connections().unwrap();
+    let mut conn =
+        <diesel::SqliteConnection as diesel::Connection>::establish(&path.display().to_string())
+            .unwrap();
+    assert_eq!(urn_sql::diesel::audit(&mut conn, &table).unwrap(), expected);
 
     // A value of another storage class in the URN column is a finding too, not an error.
     ours.execute_batch(

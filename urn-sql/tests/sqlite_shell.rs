@@ -68,7 +68,7 @@ fn the_sqlite3_shell_writes_through_the_loadable_extension_and_only_reads_withou
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("items.db");
     let load = format!(".load {}\n", extension.with_extension("").display());
-    let table = urn_sql::sqlite::table_sql(&UrnTable::new("items").unwrap());
+    let table = urn_sql::Dialect::Sqlite.create_table_sql(&UrnTable::new("items").unwrap());
 
     // The shell computes the same keys as Rust for every valid test vector.
     let valid: Vec<Urn> = support::corpus::vector_inputs()

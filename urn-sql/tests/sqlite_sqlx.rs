@@ -13,14 +13,14 @@ use std::sync::Arc;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePool, SqlitePoolOptions};
 use sqlx::{Executor, Row};
-use urn_sql::sqlx::sqlite::{find, insert_or_get};
+use urn_sql::sqlx::{find, insert_or_get};
 use urn_sql::{Dialect, IsbnUrn, Urn, UrnKey, UrnTable};
 
 mod support;
 
 async fn memory() -> SqlitePool {
     // Every connection this process opens from here on has urn_key_v1 and urn_check.
-    urn_sql::sqlite::register_functions().unwrap();
+    urn_sql::sqlite::register_for_all_connections().unwrap();
     // One connection: every connection to `:memory:` is its own database.
     SqlitePoolOptions::new()
         .max_connections(1)
@@ -30,7 +30,7 @@ async fn memory() -> SqlitePool {
 }
 
 async fn file(dir: &std::path::Path) -> SqlitePool {
-    urn_sql::sqlite::register_functions().unwrap();
+    urn_sql::sqlite::register_for_all_connections().unwrap();
     let options = SqliteConnectOptions::from_str(&format!("sqlite://{}/urns.db", dir.display()))
         .unwrap()
         .create_if_missing(true)
@@ -116,9 +116,11 @@ async fn functions_and_guards_agree_with_the_parser_on_every_input() {
 async fn no_client_can_store_a_key_that_is_not_its_urns_key() {
     let pool = memory().await;
     let table = UrnTable::new("items").unwrap();
-    pool.execute(sqlx::AssertSqlSafe(table.create_sql(Dialect::Sqlite)))
-        .await
-        .unwrap();
+    pool.execute(sqlx::AssertSqlSafe(
+        Dialect::Sqlite.create_table_sql(&table),
+    ))
+    .await
+    .unwrap();
     for (urn, key) in [
         ("urn:example:a", "urn:example:b"),
         (
@@ -233,9 +235,11 @@ async fn guards_name_the_broken_rule() {
 async fn long_urns_are_stored_once_and_found_by_any_spelling() {
     let pool = memory().await;
     let table = UrnTable::new("items").unwrap();
-    pool.execute(sqlx::AssertSqlSafe(table.create_sql(Dialect::Sqlite)))
-        .await
-        .unwrap();
+    pool.execute(sqlx::AssertSqlSafe(
+        Dialect::Sqlite.create_table_sql(&table),
+    ))
+    .await
+    .unwrap();
     for (text, respelled) in support::corpus::long_urns() {
         let (urn, other): (Urn, Urn) = (text.parse().unwrap(), respelled.parse().unwrap());
         let first = insert_or_get(&pool, &table, &urn).await.unwrap();
@@ -257,9 +261,11 @@ async fn long_urns_are_stored_once_and_found_by_any_spelling() {
 
 async fn dedup_on(pool: &SqlitePool) {
     let table = UrnTable::new("items").unwrap();
-    pool.execute(sqlx::AssertSqlSafe(table.create_sql(Dialect::Sqlite)))
-        .await
-        .unwrap();
+    pool.execute(sqlx::AssertSqlSafe(
+        Dialect::Sqlite.create_table_sql(&table),
+    ))
+    .await
+    .unwrap();
     let spellings = [
         "urn:example:a%2cb",
         "URN:EXAMPLE:a%2Cb?+r",
@@ -315,9 +321,11 @@ async fn concurrent_insert_or_get_yields_one_row_and_one_id() {
     let dir = temp_dir("concurrent");
     let pool = file(&dir).await;
     let table = Arc::new(UrnTable::new("items").unwrap());
-    pool.execute(sqlx::AssertSqlSafe(table.create_sql(Dialect::Sqlite)))
-        .await
-        .unwrap();
+    pool.execute(sqlx::AssertSqlSafe(
+        Dialect::Sqlite.create_table_sql(&table),
+    ))
+    .await
+    .unwrap();
     for round in 0..5 {
         let barrier = Arc::new(tokio::sync::Barrier::new(8));
         let tasks: Vec<_> = (0..8)

@@ -1,7 +1,7 @@
 //! tokio-postgres (feature `postgres`) against the real PostgreSQL: parameters and columns of
 //! the `urn`/`urn_key` domains and `text`, arrays, NULL, a bad stored value as a row-level
 //! error, the helpers, and eight connections racing to insert equivalent spellings.
-#![cfg(feature = "postgres")]
+#![cfg(feature = "tokio-postgres")]
 #![allow(
     missing_docs,
     clippy::unwrap_used,
@@ -14,14 +14,14 @@ mod support;
 
 use tokio_postgres::{Client, NoTls};
 use urn_sql::tokio_postgres::{find, insert_or_get, install};
-use urn_sql::{IsbnUrn, Urn, UrnKey, UrnTable};
+use urn_sql::{IsbnUrn, Urn, UrnKey};
 
 /// A client whose `search_path` is a fresh schema, with the urn SQL installed (twice: the
 /// second run is a no-op).
 async fn client(test: &str) -> Option<(Client, String)> {
     let url = support::postgres_url()?;
     let schema = support::schema_name(test);
-    let mut client = connect(&url, None).await;
+    let client = connect(&url, None).await;
     client
         .batch_execute(&format!("CREATE SCHEMA {schema}"))
         .await
@@ -33,8 +33,8 @@ async fn client(test: &str) -> Option<(Client, String)> {
         ))
         .await
         .unwrap();
-    install(&mut client).await.unwrap();
-    install(&mut client).await.unwrap();
+    install(&client).await.unwrap();
+    install(&client).await.unwrap();
     let language: String = client
         .query_one(support::KEY_FUNCTION_LANGUAGE, &[])
         .await
@@ -160,11 +160,13 @@ async fn helpers_store_each_key_once_and_find_any_spelling() {
         return;
     };
     for table in [
-        UrnTable::new("items").unwrap(),
-        UrnTable::new("parts").unwrap().hash_partitioned(4).unwrap(),
+        support::table("items", &schema),
+        support::table("parts", &schema)
+            .hash_partitioned(4)
+            .unwrap(),
     ] {
         client
-            .batch_execute(&table.create_sql(urn_sql::Dialect::Postgres))
+            .batch_execute(&urn_sql::Dialect::Postgres.create_table_sql(&table))
             .await
             .unwrap();
         let first = insert_or_get(&client, &table, &"urn:ISBN:0-395-36341-1".parse().unwrap())
@@ -212,9 +214,9 @@ async fn eight_connections_racing_store_each_key_once() {
     let Some((client, schema)) = client("tp_race").await else {
         return;
     };
-    let table = UrnTable::new("items").unwrap();
+    let table = support::table("items", &schema);
     client
-        .batch_execute(&table.create_sql(urn_sql::Dialect::Postgres))
+        .batch_execute(&urn_sql::Dialect::Postgres.create_table_sql(&table))
         .await
         .unwrap();
     let url = support::postgres_url().unwrap();

@@ -25,7 +25,10 @@ pub unsafe extern "C" fn sqlite3_urnsqliteext_init(
         return ffi::SQLITE_ERROR;
     }
     // SAFETY: `db` is the connection being loaded into, and the API table is set.
-    unsafe { urn_sql::sqlite::register_on_handle(db) }
+    match unsafe { urn_sql::sqlite::register_on_handle(db) } {
+        Ok(()) => ffi::SQLITE_OK,
+        Err(e) => e.code,
+    }
 }
 
 /// The generic entry point, for loaders given an explicit entry-point name.

@@ -41,10 +41,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .max_connections(2)
         .connect_with(options)
         .await?;
-    urn_sql::sqlx::postgres::install(&pool).await?;
-    let table = UrnTable::new("items")?;
+    urn_sql::sqlx::install(&pool).await?;
+    // The statements name urn-sql's objects in the schema it was installed into.
+    let table = UrnTable::new("items")?.with_urn_schema("urn_sqlx_macros")?;
     pool.execute(sqlx::AssertSqlSafe(
-        table.create_sql(urn_sql::Dialect::Postgres),
+        urn_sql::Dialect::Postgres.create_table_sql(&table),
     ))
     .await?;
 
@@ -55,7 +56,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let item = sqlx::query_as!(
             Item,
             r#"INSERT INTO items AS stored (urn) VALUES ($1)
-               ON CONFLICT (urn_key_index(urn_key)) DO UPDATE SET urn = stored.urn
+               ON CONFLICT ((urn_sqlx_macros.urn_key_index(urn_key))) DO UPDATE SET urn = stored.urn
                RETURNING id, urn AS "urn: Urn", urn_key AS "urn_key!: UrnKey<'static>""#,
             urn as _
         )
@@ -70,7 +71,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let found = sqlx::query_as!(
         Item,
         r#"SELECT id, urn AS "urn: Urn", urn_key AS "urn_key!: UrnKey<'static>"
-           FROM items WHERE urn_key_index(urn_key) = urn_key_index($1::urn_key)"#,
+           FROM items WHERE urn_sqlx_macros.urn_key_index(urn_key)
+             OPERATOR(pg_catalog.=) urn_sqlx_macros.urn_key_index($1::urn_sqlx_macros.urn_key)"#,
         probe.key() as _
     )
     .fetch_optional(&pool)

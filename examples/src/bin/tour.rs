@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use diesel::RunQueryDsl;
+use diesel::{Connection, RunQueryDsl};
 use serde::{Deserialize, Serialize};
 use urn_core::{KeyRules, Syntax, Urn, UrnRef, decode_nss, encode_nss};
 use urn_serde::IsbnUrn;
@@ -140,16 +140,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     println!("\n7. Storage: equivalent spellings become one row (embedded SQLite, diesel)");
-    let mut db = urn_sql::diesel::sqlite::establish(":memory:")?;
+    urn_sql::sqlite::register_for_all_connections()?;
+    let mut db = diesel::SqliteConnection::establish(":memory:")?;
     let table = UrnTable::new("books")?;
-    diesel::sql_query(table.create_sql(Dialect::Sqlite)).execute(&mut db)?;
+    diesel::sql_query(Dialect::Sqlite.create_table_sql(&table)).execute(&mut db)?;
     for text in [
         "urn:isbn:0-395-36341-1",
         "URN:ISBN:0395363411?+resolver",
         "urn:Isbn:0-395-363411#page-4",
         "urn:isbn:978-0-395-36341-6",
     ] {
-        let stored = urn_sql::diesel::sqlite::insert_or_get(&mut db, &table, &text.parse()?)?;
+        let stored = urn_sql::diesel::insert_or_get(&mut db, &table, &text.parse()?)?;
         println!(
             "  {text:<32} row {} ({}), stored as {}",
             stored.id,
@@ -162,7 +163,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     let probe: Urn = "URN:ISBN:0-395-36341-1".parse()?;
-    let found = urn_sql::diesel::sqlite::find(&mut db, &table, &probe)?.ok_or("not found")?;
+    let found = urn_sql::diesel::find(&mut db, &table, &probe)?.ok_or("not found")?;
     show("lookup", format!("{probe} finds row {}", found.id));
 
     println!("\n8. JSON Schema: the pattern accepts exactly what the parser accepts");

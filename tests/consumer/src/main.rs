@@ -152,12 +152,12 @@ mod book {
 /// SeaORM on SQLite: entity fields, the database's key, `on_conflict` and the helpers.
 async fn sea_orm() -> Result {
     use sea_orm::{ConnectionTrait, EntityTrait, Set, TryInsertResult};
-    urn_sql::sqlite::register_functions()?;
+    urn_sql::sqlite::register_for_all_connections()?;
     let path = std::env::temp_dir().join(format!("urn-consumer-{}.sqlite3", std::process::id()));
     let db = sea_orm::Database::connect(format!("sqlite://{}?mode=rwc", path.display())).await?;
     urn_sql::sea_orm::install(&db).await?;
     let table = urn_sql::UrnTable::new("books")?;
-    db.execute_unprepared(&table.create_sql(urn_sql::Dialect::Sqlite))
+    db.execute_unprepared(&urn_sql::Dialect::Sqlite.create_table_sql(&table))
         .await?;
     let add = |urn: &str| -> Result<book::ActiveModel> {
         Ok(book::ActiveModel {
@@ -195,7 +195,7 @@ async fn sea_orm() -> Result {
 fn schema() -> Result {
     let schema = serde_json::to_value(schemars::schema_for!(NewBook))?;
     check(
-        schema["properties"]["id"]["pattern"] == urn_schema::patterns::URN,
+        schema["properties"]["id"]["pattern"] == urn_schema::urn_core::patterns::URN,
         "the field's pattern",
     )?;
     let validator = urn_schema::Validator::new(&schema)?;
@@ -221,7 +221,7 @@ async fn sqlite() -> Result {
 
     let conn = rusqlite::Connection::open_in_memory()?;
     urn_sql::rusqlite::register_functions(&conn)?;
-    conn.execute_batch(&table.create_sql(urn_sql::Dialect::Sqlite))?;
+    conn.execute_batch(&urn_sql::Dialect::Sqlite.create_table_sql(&table))?;
     let a = urn_sql::rusqlite::insert_or_get(&conn, &table, &first)?;
     let b = urn_sql::rusqlite::insert_or_get(&conn, &table, &again)?;
     check(
@@ -243,18 +243,18 @@ async fn sqlite() -> Result {
         &format!("rusqlite: the parser's message, got {err:?}"),
     )?;
 
-    urn_sql::sqlite::register_functions()?;
+    urn_sql::sqlite::register_for_all_connections()?;
     let pool = sqlx::sqlite::SqlitePoolOptions::new()
         .max_connections(1)
         .connect("sqlite::memory:")
         .await?;
     sqlx::raw_sql(sqlx::AssertSqlSafe(
-        table.create_sql(urn_sql::Dialect::Sqlite),
+        urn_sql::Dialect::Sqlite.create_table_sql(&table),
     ))
     .execute(&pool)
     .await?;
-    let a = urn_sql::sqlx::sqlite::insert_or_get(&pool, &table, &first).await?;
-    let b = urn_sql::sqlx::sqlite::insert_or_get(&pool, &table, &again).await?;
+    let a = urn_sql::sqlx::insert_or_get(&pool, &table, &first).await?;
+    let b = urn_sql::sqlx::insert_or_get(&pool, &table, &again).await?;
     check(
         a.inserted && !b.inserted && a.id == b.id,
         "sqlx SQLite: one row",
@@ -286,22 +286,17 @@ async fn postgres() -> Result {
         .connect_with(options.options([("search_path", schema.as_str())]))
         .await?;
     let outcome = async {
-        urn_sql::sqlx::postgres::install(&pool).await?;
+        urn_sql::sqlx::install(&pool).await?;
         let table = urn_sql::UrnTable::new("items")?;
         sqlx::raw_sql(sqlx::AssertSqlSafe(
-            table.create_sql(urn_sql::Dialect::Postgres),
+            urn_sql::Dialect::Postgres.create_table_sql(&table),
         ))
         .execute(&pool)
         .await?;
-        let a = urn_sql::sqlx::postgres::insert_or_get(
-            &pool,
-            &table,
-            &"urn:ISBN:0-395-36341-1".parse()?,
-        )
-        .await?;
+        let a =
+            urn_sql::sqlx::insert_or_get(&pool, &table, &"urn:ISBN:0-395-36341-1".parse()?).await?;
         let b =
-            urn_sql::sqlx::postgres::insert_or_get(&pool, &table, &"URN:isbn:0395363411".parse()?)
-                .await?;
+            urn_sql::sqlx::insert_or_get(&pool, &table, &"URN:isbn:0395363411".parse()?).await?;
         check(
             a.inserted && !b.inserted && a.id == b.id,
             "PostgreSQL: one row",

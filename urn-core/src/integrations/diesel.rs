@@ -15,7 +15,7 @@ use diesel::deserialize::{self, FromSql};
 use diesel::serialize::{self, Output, ToSql};
 use diesel::sql_types::Text;
 
-use super::stored;
+use super::stored_value;
 use crate::{Namespace, NsUrn, Urn, UrnKey, UrnRef};
 
 /// Implements `ToSql` and `FromSql` for one Rust type and one SQL type by delegating to the
@@ -46,12 +46,12 @@ macro_rules! text_sql {
     };
 }
 
-text_sql!([], Urn, Text, stored::urn);
+text_sql!([], Urn, Text, stored_value::urn);
 text_sql!(@to_sql ['a,], UrnRef<'a>, Text);
 text_sql!(@to_sql ['a,], UrnRef<'a>, crate::sql_types::Urn);
-text_sql!([], Urn, crate::sql_types::Urn, stored::urn);
+text_sql!([], Urn, crate::sql_types::Urn, stored_value::urn);
 // A key read back is always owned, so it can be read as any `UrnKey<'a>`.
-text_sql!(['a,], UrnKey<'a>, Text, stored::key);
-text_sql!(['a,], UrnKey<'a>, crate::sql_types::UrnKey, stored::key);
-text_sql!([N: Namespace,], NsUrn<N>, Text, stored::ns_urn::<N>);
-text_sql!([N: Namespace,], NsUrn<N>, crate::sql_types::Urn, stored::ns_urn::<N>);
+text_sql!(['a,], UrnKey<'a>, Text, stored_value::key);
+text_sql!(['a,], UrnKey<'a>, crate::sql_types::UrnKey, stored_value::key);
+text_sql!([N: Namespace,], NsUrn<N>, Text, stored_value::ns_urn::<N>);
+text_sql!([N: Namespace,], NsUrn<N>, crate::sql_types::Urn, stored_value::ns_urn::<N>);

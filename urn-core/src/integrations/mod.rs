@@ -7,8 +7,8 @@ mod arbitrary;
 mod async_graphql;
 #[cfg(feature = "diesel")]
 pub(crate) mod diesel;
-#[cfg(feature = "postgres")]
-mod postgres;
+#[cfg(feature = "postgres-types")]
+mod postgres_types;
 #[cfg(feature = "rusqlite")]
 mod rusqlite;
 #[cfg(any(feature = "schemars", feature = "utoipa"))]
@@ -31,10 +31,10 @@ mod sqlx;
     feature = "sqlx-mysql",
     feature = "diesel",
     feature = "rusqlite",
-    feature = "postgres",
+    feature = "postgres-types",
     feature = "sea-orm"
 ))]
-mod stored;
+mod stored_value;
 #[cfg(any(feature = "schemars", feature = "utoipa", feature = "async-graphql"))]
 mod type_name;
 #[cfg(feature = "utoipa")]

@@ -8,7 +8,7 @@ use alloc::string::String;
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
-use super::stored;
+use super::stored_value;
 use crate::{Namespace, NsUrn, Urn, UrnKey, UrnRef};
 
 /// The text of a TEXT value (a BLOB or number is refused, as for any `String` column).
@@ -16,7 +16,7 @@ fn text(value: ValueRef<'_>) -> FromSqlResult<String> {
     value.as_str().map(String::from)
 }
 
-fn other(e: stored::StoredValueError) -> FromSqlError {
+fn other(e: stored_value::StoredValueError) -> FromSqlError {
     FromSqlError::Other(Box::new(e))
 }
 
@@ -39,18 +39,18 @@ to_sql! {
 
 impl FromSql for Urn {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-        stored::urn(text(value)?).map_err(other)
+        stored_value::urn(text(value)?).map_err(other)
     }
 }
 
 impl FromSql for UrnKey<'static> {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-        stored::key(text(value)?).map_err(other)
+        stored_value::key(text(value)?).map_err(other)
     }
 }
 
 impl<N: Namespace> FromSql for NsUrn<N> {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-        stored::ns_urn(text(value)?).map_err(other)
+        stored_value::ns_urn(text(value)?).map_err(other)
     }
 }

@@ -14,7 +14,7 @@ use sea_orm::sea_query::value::postgres_array::NotU8;
 use sea_orm::sea_query::{ArrayType, ColumnType, Nullable, Value, ValueType, ValueTypeErr};
 use sea_orm::{ColIdx, DbErr, QueryResult, TryGetError, TryGetable, TryGetableArray};
 
-use super::stored::{self, StoredValueError};
+use super::stored_value::{self, StoredValueError};
 use crate::{Namespace, NsUrn, Urn, UrnKey};
 
 /// SeaORM's type error for a stored value the field type refuses.
@@ -30,7 +30,7 @@ fn text(value: Value) -> Result<String, ValueTypeErr> {
     }
 }
 
-/// The impls for one type, given how stored text becomes it (`stored::urn`, …).
+/// The impls for one type, given how stored text becomes it (`stored_value::urn`, …).
 macro_rules! text_column {
     ([$($generics:tt)*] $ty:ty, $name:expr, $from_stored:expr, $into_text:expr) => {
         impl<$($generics)*> From<$ty> for Value {
@@ -86,16 +86,16 @@ macro_rules! text_column {
     };
 }
 
-text_column!([] Urn, "Urn".into(), stored::urn, Urn::into_string);
+text_column!([] Urn, "Urn".into(), stored_value::urn, Urn::into_string);
 text_column!(
     [] UrnKey<'static>,
     "UrnKey".into(),
-    stored::key,
+    stored_value::key,
     UrnKey::into_string
 );
 text_column!(
     [N: Namespace] NsUrn<N>,
     alloc::format!("NsUrn<{}>", N::NID),
-    stored::ns_urn::<N>,
+    stored_value::ns_urn::<N>,
     |urn| urn.into_urn().into_string()
 );

@@ -16,7 +16,7 @@ use sqlx_core::encode::{Encode, IsNull};
 use sqlx_core::error::BoxDynError;
 use sqlx_core::types::Type;
 
-use super::stored;
+use super::stored_value;
 use crate::{Namespace, NsUrn, Urn, UrnKey, UrnRef};
 
 /// Implements `Type`, `Encode` and `Decode` for one database by delegating to `String`,
@@ -39,7 +39,7 @@ macro_rules! text_column {
         impl<'r> Decode<'r, $db> for UrnRef<'r> {
             fn decode(value: <$db as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
                 let text = <&'r str as Decode<'r, $db>>::decode(value)?;
-                Ok(stored::urn_ref(text)?)
+                Ok(stored_value::urn_ref(text)?)
             }
         }
     };
@@ -85,10 +85,10 @@ mod postgres {
             || matches!(ty.kind(), PgTypeKind::Domain(base) if text_array_compatible(base))
     }
 
-    text_column!(Postgres, [], Urn, Urn, stored::urn);
+    text_column!(Postgres, [], Urn, Urn, stored_value::urn);
     text_column!(@borrowed Postgres);
-    text_column!(Postgres, [], UrnKey<'_>, UrnKey<'static>, stored::key);
-    text_column!(Postgres, [N: Namespace], NsUrn<N>, NsUrn<N>, stored::ns_urn::<N>);
+    text_column!(Postgres, [], UrnKey<'_>, UrnKey<'static>, stored_value::key);
+    text_column!(Postgres, [N: Namespace], NsUrn<N>, NsUrn<N>, stored_value::ns_urn::<N>);
 
     /// `Vec<Urn>` and `&[Urn]` bind as `text[]`, which PostgreSQL assigns to `urn[]` columns
     /// (checking every element against the domain).
@@ -139,10 +139,10 @@ mod mysql {
         <str as Type<MySql>>::compatible(ty)
     }
 
-    text_column!(MySql, [], Urn, Urn, stored::urn);
+    text_column!(MySql, [], Urn, Urn, stored_value::urn);
     text_column!(@borrowed MySql);
-    text_column!(MySql, [], UrnKey<'_>, UrnKey<'static>, stored::key);
-    text_column!(MySql, [N: Namespace], NsUrn<N>, NsUrn<N>, stored::ns_urn::<N>);
+    text_column!(MySql, [], UrnKey<'_>, UrnKey<'static>, stored_value::key);
+    text_column!(MySql, [N: Namespace], NsUrn<N>, NsUrn<N>, stored_value::ns_urn::<N>);
 }
 
 #[cfg(feature = "sqlx-sqlite")]
@@ -155,8 +155,8 @@ mod sqlite {
         <String as Type<Sqlite>>::compatible(ty)
     }
 
-    text_column!(Sqlite, [], Urn, Urn, stored::urn);
+    text_column!(Sqlite, [], Urn, Urn, stored_value::urn);
     text_column!(@borrowed Sqlite);
-    text_column!(Sqlite, [], UrnKey<'_>, UrnKey<'static>, stored::key);
-    text_column!(Sqlite, [N: Namespace], NsUrn<N>, NsUrn<N>, stored::ns_urn::<N>);
+    text_column!(Sqlite, [], UrnKey<'_>, UrnKey<'static>, stored_value::key);
+    text_column!(Sqlite, [N: Namespace], NsUrn<N>, NsUrn<N>, stored_value::ns_urn::<N>);
 }

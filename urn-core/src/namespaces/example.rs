@@ -10,6 +10,7 @@ pub(crate) const SPEC: Spec = Spec {
     reference: "RFC 6963",
     validate,
     v1_key: None,
+    v1_rule: None,
     nss_pattern: crate::patterns::NSS,
     pattern_is_exact: true,
     examples: &["urn:example:a%2Cb/c?=lang=en#part"],

@@ -3,6 +3,7 @@
 use super::{Fault, Spec, fault};
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
+use crate::key_rule::KeyRule;
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
@@ -11,6 +12,13 @@ pub(crate) const SPEC: Spec = Spec {
     reference: "RFC 2648, RFC 3553",
     validate: |nss| validate(nss).map(drop),
     v1_key: Some(key),
+    // RFC 2648 forms are case-insensitive as a whole; `params:` names keep their case.
+    v1_rule: Some(KeyRule::Lower {
+        when: concat!(
+            "(?:(?:[Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+",
+            "|(?:[Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+)$",
+        ),
+    }),
     nss_pattern: concat!(
         "([Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+",
         "|([Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+",

@@ -3,6 +3,7 @@
 use super::{Fault, Spec, fault};
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
+use crate::key_rule::{CheckDigits, DigitForm, Hyphens, KeyRule};
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
@@ -11,6 +12,25 @@ pub(crate) const SPEC: Spec = Spec {
     reference: "RFC 3187",
     validate,
     v1_key: Some(key),
+    // Hyphens are not significant and `x` is `X`: the key is the 13 or 10 characters.
+    v1_rule: Some(KeyRule::CheckDigits(CheckDigits {
+        hyphens: Hyphens::Between { max: 4 },
+        forms: &[
+            DigitForm {
+                prefixes: &["978", "979"],
+                weights: &[1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1],
+                modulus: 10,
+                x_last: false,
+            },
+            DigitForm {
+                prefixes: &[],
+                weights: &[10, 9, 8, 7, 6, 5, 4, 3, 2, 1],
+                modulus: 11,
+                x_last: true,
+            },
+        ],
+        key_hyphen_after: None,
+    })),
     // The shape, hyphens optional between digits; the check digit and the limit of four
     // hyphens are left to the parser.
     nss_pattern: "[0-9](-?[0-9]){8}-?[0-9Xx]|9-?7-?[89](-?[0-9]){10}",

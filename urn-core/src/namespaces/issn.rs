@@ -3,6 +3,7 @@
 use super::{Fault, Spec, fault};
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
+use crate::key_rule::{CheckDigits, DigitForm, Hyphens, KeyRule};
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
@@ -11,6 +12,17 @@ pub(crate) const SPEC: Spec = Spec {
     reference: "RFC 3044",
     validate,
     v1_key: Some(key),
+    // The hyphen is optional and `x` is `X`: the key is `NNNN-NNNC`.
+    v1_rule: Some(KeyRule::CheckDigits(CheckDigits {
+        hyphens: Hyphens::OptionalAfter { after: 4 },
+        forms: &[DigitForm {
+            prefixes: &[],
+            weights: &[8, 7, 6, 5, 4, 3, 2, 1],
+            modulus: 11,
+            x_last: true,
+        }],
+        key_hyphen_after: Some(4),
+    })),
     // The shape; the check character is left to the parser.
     nss_pattern: "[0-9]{4}-?[0-9]{3}[0-9Xx]",
     pattern_is_exact: false,

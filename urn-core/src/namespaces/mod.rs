@@ -26,6 +26,7 @@ use core::fmt;
 
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::Choices;
+use crate::key_rule::KeyRule;
 use crate::nss_key::NssKey;
 
 mod example;
@@ -63,7 +64,11 @@ pub(crate) struct Spec {
     /// The [`KeyRules::V1`](crate::KeyRules::V1) rule: how a valid NSS maps into the key;
     /// `None` for an NSS the rule does not apply to (it is not valid for the namespace).
     /// A namespace without a rule of its own has `v1_key: None` and the generic key.
+    /// Hand-written for speed; [`Spec::v1_rule`] says the same as data.
     pub(crate) v1_key: Option<fn(&str) -> Option<NssKey>>,
+    /// The same rule as data, for renderers in other languages (urn-sql's SQL); `None`
+    /// exactly when `v1_key` is. A property test holds the two equal.
+    pub(crate) v1_rule: Option<KeyRule>,
     /// A regular expression (no anchors, see [`patterns`](crate::patterns)) that accepts
     /// every NSS `validate` accepts.
     pub(crate) nss_pattern: &'static str,
@@ -202,6 +207,19 @@ impl KnownNamespace {
     /// ```
     pub const fn has_key_rule(self) -> bool {
         self.spec().v1_key.is_some()
+    }
+
+    /// The namespace's [`KeyRules::V1`](crate::KeyRules::V1) equivalence rule as data, for
+    /// code in other languages that must compute the same keys (urn-sql renders its SQL key
+    /// functions from it); `None` for a namespace with the generic RFC 8141 key.
+    ///
+    /// ```
+    /// use urn_core::{KeyRule, KnownNamespace};
+    /// assert!(matches!(KnownNamespace::Isbn.key_rule(), Some(KeyRule::CheckDigits(_))));
+    /// assert_eq!(KnownNamespace::Ogc.key_rule(), None);
+    /// ```
+    pub const fn key_rule(self) -> Option<KeyRule> {
+        self.spec().v1_rule
     }
 
     /// A regular expression for the NSS (no anchors; see [`patterns`](crate::patterns) for
@@ -430,6 +448,7 @@ mod tests {
             for other in KnownNamespace::ALL.get(i + 1..).unwrap_or_default() {
                 assert_ne!(spec.nid, other.nid());
             }
+            assert_eq!(spec.v1_key.is_some(), spec.v1_rule.is_some(), "{ns}");
         }
     }
 }

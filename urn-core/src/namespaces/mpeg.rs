@@ -3,6 +3,7 @@
 use super::{Fault, Spec, fault};
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
+use crate::key_rule::KeyRule;
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
@@ -11,6 +12,11 @@ pub(crate) const SPEC: Spec = Spec {
     reference: "RFC 3614",
     validate: |nss| standard(nss).map(drop),
     v1_key: Some(key),
+    // The standard's name before the first ':' is case-insensitive.
+    v1_rule: Some(KeyRule::LowerBefore {
+        sep: ':',
+        when: "[A-Za-z0-9.-]+:",
+    }),
     nss_pattern: concat!(
         "[A-Za-z0-9.-]+:",
         "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*",

@@ -4,6 +4,7 @@
 use super::{Fault, Spec, fault};
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
+use crate::key_rule::KeyRule;
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
@@ -12,6 +13,11 @@ pub(crate) const SPEC: Spec = Spec {
     reference: "RFC 8458",
     validate: |nss| prefix(nss).map(drop),
     v1_key: Some(key),
+    // The country code and sub-namespaces before the first '-' are case-insensitive.
+    v1_rule: Some(KeyRule::LowerBefore {
+        sep: '-',
+        when: "[A-Za-z][A-Za-z](?::[A-Za-z0-9]+)*-[^/]",
+    }),
     nss_pattern: concat!(
         "[A-Za-z]{2}(:[A-Za-z0-9]+)*-",
         "([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})",

@@ -17,6 +17,7 @@ pub(crate) const SPEC: Spec = Spec {
     reference: "RFC 5165",
     validate,
     v1_key: None,
+    v1_rule: None,
     nss_pattern: concat!(
         "[A-Za-z0-9]+:",
         "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})+",

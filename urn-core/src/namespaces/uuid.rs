@@ -4,6 +4,7 @@ use super::{Fault, Spec, fault};
 use crate::chars::{self, HEX};
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
+use crate::key_rule::KeyRule;
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
@@ -12,6 +13,10 @@ pub(crate) const SPEC: Spec = Spec {
     reference: "RFC 9562",
     validate,
     v1_key: Some(key),
+    // Hex digits in any case: the key is lower case.
+    v1_rule: Some(KeyRule::Lower {
+        when: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$",
+    }),
     nss_pattern: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
     pattern_is_exact: true,
     examples: &["urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"],

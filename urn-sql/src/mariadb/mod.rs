@@ -1,6 +1,7 @@
-//! The MariaDB side: the stored routines `urn_key_v1`, `urn_check`, `urn_valid` and
-//! `urn_refuse`, and the keyed-table pattern, whose key is a generated column. The same SQL
-//! ships as a diesel-style migration in `migrations/mysql/`.
+//! The MariaDB side, all of its SQL: the stored routines `urn_key_v1`, `urn_check`, `urn_valid`
+//! and `urn_refuse` (for ad-hoc use; the same SQL ships as a diesel-style migration in
+//! `migrations/mysql/`), the keyed table, whose key is a generated column, and the
+//! insert-or-get and lookup statements.
 //!
 //! Why a generated column written in built-ins: MariaDB refuses a stored function in a
 //! generated column, an indexed virtual column and a CHECK (ERROR 1901), and has no expression
@@ -9,8 +10,22 @@
 //! of built-in functions ([`key_expression`]) is compiled once per opened table; no client can
 //! write a generated column (ERROR 1906); MariaDB refuses a cascading foreign key on a column a
 //! stored generated column reads (ERROR 1901), so no cascade can leave a key stale. The
-//! expression is `NULL` for an invalid URN, and the table's `BEFORE INSERT` and `BEFORE
-//! UPDATE` triggers then call `urn_refuse`, which raises the parser's message (SQLSTATE 45000).
+//! expression is `NULL` for an invalid URN (or a NULL one), and then:
+//! - the table's `BEFORE INSERT` and `BEFORE UPDATE` triggers raise the parser's message
+//!   (SQLSTATE 45000), or MariaDB's own for a NULL (`Column 'urn' cannot be null`, 1048),
+//!   whatever `IGNORE` or `sql_mode` say. The check is written into the triggers, so a table
+//!   calls no routine: nothing another user defines can run in its writers' triggers, and
+//!   the table works without the install;
+//! - a CHECK that the key is not NULL holds what the triggers cannot see: a value another
+//!   trigger sets after them, a NULL MariaDB turns into `''` after them (`INSERT IGNORE`, a
+//!   non-strict `sql_mode`, `LOAD DATA` with `\N`).
+//!
+//! The table and its triggers are made by one compound statement that drops the table again
+//! if a trigger cannot be made (no TRIGGER privilege), so a table never exists without them
+//! and its DDL can be run again.
+//!
+//! A message raised by SIGNAL is utf8mb3 in MariaDB 10.11: a character above U+FFFF that the
+//! parser names appears there as `\u{…}` (`urn_check` returns it as itself).
 //!
 //! Why a stored SHA-256 of the key: MariaDB's UNIQUE on a long text column (its hidden hash)
 //! holds keys of any length but is never used to look one up; a `BINARY(32)` column generated
@@ -25,48 +40,24 @@
 
 mod expression;
 
-use crate::UrnTable;
+use crate::protocol::{Conflict, Plan};
+use crate::table::UrnTable;
 
 /// Creates (or replaces with the same, so idempotent) the functions `urn_check(text)`,
 /// `urn_valid(text)`, `urn_key_v1(text)` and the procedure `urn_refuse(text)` in the current
-/// database, refusing a routine of those names that another user defined. For a client that
-/// sends several statements at once (sqlx, diesel's `batch_execute`); [`ddl`] is the form for
-/// the `mariadb` command-line tool.
+/// database, refusing a routine of those names and kinds that another user defined. For a
+/// client that sends several statements at once (sqlx, diesel's `batch_execute`);
+/// [`client_sql`] makes the form for the `mariadb` command-line tool. Keyed tables do not
+/// need them: their triggers hold the check.
 pub const UP: &str = include_str!("../../migrations/mysql/2026-11-24-000000_urn_types/up.sql");
 
-/// Drops what [`UP`] created (the keyed tables, whose triggers call `urn_refuse`, first).
+/// Drops what [`UP`] created.
 pub const DOWN: &str = include_str!("../../migrations/mysql/2026-11-24-000000_urn_types/down.sql");
 
 /// The `sql_mode` every routine, trigger and keyed table of urn-sql is created with (a
 /// routine keeps it): no `PIPES_AS_CONCAT`, `ANSI_QUOTES`, `NO_BACKSLASH_ESCAPES` or
 /// `ORACLE`, whatever the session says.
 pub const SQL_MODE: &str = "STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION";
-
-/// The table pattern, as a commented example for people reading the DDL.
-pub const TABLE_PATTERN: &str = r#"-- A table that stores each URN once, whatever its spelling and length, in the database of
--- the routines. `urn sql --dialect mariadb --table items` prints it for the mariadb tool, with
--- the key expression written out (urn_sql::mariadb::table_sql and UrnTable::create_sql write
--- it for any names):
--- CREATE TABLE items (
---   id             BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
---   urn            LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
---   urn_key        MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin
---                    AS (<the key of urn in built-in functions, NULL if it is no URN>) STORED,
---   urn_key_sha256 BINARY(32) AS (UNHEX(SHA2(urn_key, 256))) STORED,
---   CONSTRAINT items_urn_key_unique UNIQUE (urn_key_sha256)
--- );
--- CREATE TRIGGER items_urn_key_insert BEFORE INSERT ON items FOR EACH ROW
--- IF NEW.urn_key IS NULL AND NEW.urn IS NOT NULL THEN CALL urn_refuse(NEW.urn); END IF;
---   (and items_urn_key_update, the same BEFORE UPDATE; all made with SET STATEMENT sql_mode =
---   'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION' FOR. No client can write urn_key: ERROR 1906.)
--- Insert-or-get:  INSERT INTO items (urn) VALUES (?) RETURNING id, urn, urn_key;
---                 on ERROR 1062 (a stored spelling):
---                 SELECT id, urn, urn_key FROM items
---                 WHERE urn_key_sha256 = UNHEX(SHA2(urn_key_v1(?), 256)) LOCK IN SHARE MODE;
--- Lookup by any equivalent spelling (an index lookup):
---                 SELECT id, urn FROM items WHERE urn_key_sha256 = UNHEX(SHA2(urn_key_v1(?), 256));
--- Why a value is not a URN:  SELECT urn_check(?);  -- NULL when valid
-"#;
 
 /// The canonical key of `column` (a backticked column name, or any SQL expression) as one
 /// expression of MariaDB built-in functions: `NULL` when the value is `NULL` or not a valid
@@ -83,56 +74,209 @@ pub fn key_expression(column: &str) -> String {
     expression::key(column, "")
 }
 
-/// The `CREATE TABLE` and `CREATE TRIGGER` statements of the table pattern for `table`, all
-/// made with [`SQL_MODE`]: an auto-increment id; the URN; its key, a STORED column generated
-/// by [`key_expression`]; the key's SHA-256 (generated, UNIQUE: equal keys collide at any
-/// length, and lookups by key use it); and the `BEFORE INSERT` and `BEFORE UPDATE` triggers
-/// that refuse an invalid URN with the parser's message. For a client that sends several
-/// statements at once; [`client_sql`] turns it into the `mariadb` tool's form.
-///
-/// ```
-/// let sql = urn_sql::mariadb::table_sql(&urn_sql::UrnTable::new("items")?);
-/// assert!(sql.contains("`urn_key_sha256` BINARY(32) AS (UNHEX(SHA2(`urn_key`, 256))) STORED"));
-/// assert!(sql.contains("BEFORE UPDATE ON `items` FOR EACH ROW\n\
-///                       IF NEW.`urn_key` IS NULL AND NEW.`urn` IS NOT NULL THEN\n  \
-///                       CALL urn_refuse(NEW.`urn`);\nEND IF;\n"));
-/// # Ok::<(), urn_sql::IdentifierError>(())
-/// ```
-pub fn table_sql(table: &UrnTable) -> String {
-    let name = table.mariadb_name();
+/// `"name"` (urn-sql's quoting of a checked identifier, or a qualified `"schema"."name"`) in
+/// MariaDB's quotes.
+fn backtick(quoted: &str) -> String {
+    quoted.replace('"', "`")
+}
+
+/// One trigger of a keyed table, refusing an invalid or NULL URN on `event` (`INSERT`,
+/// `UPDATE`) with the parser's message.
+fn trigger(table: &UrnTable, event: &str) -> String {
+    let (name, urn, key) = (
+        backtick(table.qualified_name()),
+        backtick(table.urn_column()),
+        backtick(table.key_column()),
+    );
+    let column = table.urn_column().trim_matches('"');
+    format!(
+        "CREATE TRIGGER {} BEFORE {event} ON {name} FOR EACH ROW\n\
+         IF NEW.{key} IS NULL THEN\n  \
+         BEGIN\n    \
+         DECLARE v LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin DEFAULT NEW.{urn};\n    \
+         DECLARE problem VARCHAR(512) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin DEFAULT NULL;\n    \
+         IF v IS NULL THEN\n      \
+         SIGNAL SQLSTATE '23000' SET MESSAGE_TEXT = 'Column ''{column}'' cannot be null', MYSQL_ERRNO = 1048;\n    \
+         END IF;\n\
+         {}    \
+         SET problem = COALESCE(problem, 'invalid URN');\n    \
+         SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = problem;\n  \
+         END;\n\
+         END IF",
+        backtick(&table.key_constraint_name(&event.to_ascii_lowercase())),
+        expression::check_block("v", "problem", true, "    "),
+    )
+}
+
+/// The statement that makes the keyed table for `table`, all with [`SQL_MODE`]: an
+/// auto-increment id; the URN; its key, a STORED column generated by [`key_expression`]; the
+/// key's SHA-256 (generated, UNIQUE: equal keys collide at any length, and lookups by key use
+/// it); a CHECK that the key is not NULL; and the `BEFORE INSERT` and `BEFORE UPDATE` triggers
+/// that refuse an invalid or NULL URN with the parser's message. One compound statement,
+/// which drops the table again if a trigger cannot be made; [`client_sql`] turns it into the
+/// `mariadb` tool's form.
+pub(crate) fn create_table(table: &UrnTable) -> String {
+    let name = backtick(table.qualified_name());
     let (id, urn, key, digest) = (
         backtick(table.id_column()),
         backtick(table.urn_column()),
         backtick(table.key_column()),
         backtick(&table.key_digest_column()),
     );
-    let trigger = |event: &str| {
-        format!(
-            "SET STATEMENT sql_mode = '{SQL_MODE}' FOR CREATE TRIGGER {} BEFORE {event} ON {name} \
-             FOR EACH ROW\nIF NEW.{key} IS NULL AND NEW.{urn} IS NOT NULL THEN\n  \
-             CALL urn_refuse(NEW.{urn});\nEND IF;\n",
-            backtick(&table.trigger_name(&event.to_ascii_lowercase())),
-        )
+    let literal = |sql: &str| {
+        let quoted = sql.replace('\'', "''").replace('\n', "\n    ");
+        format!("'{quoted}'")
     };
     format!(
-        "SET STATEMENT sql_mode = '{SQL_MODE}' FOR CREATE TABLE {name} (\n  \
-         {id} BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,\n  \
-         {urn} LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,\n  \
-         {key} MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin AS ({}) STORED,\n  \
-         {digest} BINARY(32) AS (UNHEX(SHA2({key}, 256))) STORED,\n  \
-         CONSTRAINT {} UNIQUE ({digest})\n);\n{}{}",
-        expression::key(&urn, "    "),
+        "BEGIN NOT ATOMIC\n  \
+         DECLARE created BOOLEAN DEFAULT FALSE;\n  \
+         DECLARE EXIT HANDLER FOR SQLEXCEPTION\n  \
+         BEGIN\n    \
+         IF created THEN\n      \
+         DROP TABLE {name};\n    \
+         END IF;\n    \
+         RESIGNAL;\n  \
+         END;\n  \
+         SET STATEMENT sql_mode = '{SQL_MODE}' FOR CREATE TABLE {name} (\n    \
+         {id} BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,\n    \
+         {urn} LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,\n    \
+         {key} MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin AS ({}) STORED,\n    \
+         {digest} BINARY(32) AS (UNHEX(SHA2({key}, 256))) STORED,\n    \
+         CONSTRAINT {} UNIQUE ({digest}),\n    \
+         CONSTRAINT {} CHECK ({key} IS NOT NULL)\n  \
+         );\n  \
+         SET created = TRUE;\n  \
+         SET STATEMENT sql_mode = '{SQL_MODE}' FOR EXECUTE IMMEDIATE\n    {};\n  \
+         SET STATEMENT sql_mode = '{SQL_MODE}' FOR EXECUTE IMMEDIATE\n    {};\n\
+         END;\n",
+        expression::key(&urn, "      "),
         backtick(&table.unique_index_name()),
-        trigger("INSERT"),
-        trigger("UPDATE"),
+        backtick(&table.key_constraint_name("valid")),
+        literal(&trigger(table, "INSERT")),
+        literal(&trigger(table, "UPDATE")),
     )
 }
 
-/// `"name"` (urn-sql's quoting of a checked identifier, or a qualified `"schema"."name"`) in
-/// MariaDB's quotes.
-pub(crate) fn backtick(quoted: &str) -> String {
-    quoted.replace('"', "`")
+/// The insert-or-get and lookup statements for `table`. A stored spelling makes the insert
+/// fail with ERROR 1062 on the key's unique constraint (MariaDB has no `ON CONFLICT … DO
+/// NOTHING`); the lookup after it is a locking read, which sees a row another transaction has
+/// just committed even under REPEATABLE READ.
+pub(crate) fn plan(table: &UrnTable) -> Plan {
+    let returning = backtick(&table.returning());
+    let find = format!(
+        "SELECT {returning}, FALSE AS inserted FROM {} AS stored, \
+         (SELECT CAST(? AS CHAR CHARACTER SET ascii) COLLATE ascii_bin AS k) AS given \
+         WHERE stored.{} = UNHEX(SHA2(given.k, 256)) AND stored.{} = given.k",
+        backtick(table.qualified_name()),
+        backtick(&table.key_digest_column()),
+        backtick(table.key_column()),
+    );
+    Plan {
+        insert: format!(
+            "{} RETURNING {returning}, TRUE AS inserted",
+            insert_sql(table)
+        ),
+        lookup: format!("{find} LOCK IN SHARE MODE"),
+        find,
+        conflict: Conflict::DuplicateKey {
+            index: table.unique_index_name().trim_matches('"').to_owned(),
+        },
+        insert_then_read: Some((insert_sql(table), last_inserted_sql(table))),
+    }
 }
+
+/// The plain insert of one URN (`?`), for clients that cannot read the rows of a prepared
+/// `INSERT … RETURNING` (diesel: libmariadb announces no result columns for it): they run it,
+/// then [`last_inserted_sql`]; the plan's insert adds `RETURNING`.
+fn insert_sql(table: &UrnTable) -> String {
+    format!(
+        "INSERT INTO {} ({}) VALUES (?)",
+        backtick(table.qualified_name()),
+        backtick(table.urn_column())
+    )
+}
+
+/// The row this connection inserted last (`LAST_INSERT_ID()`), as the plan's insert returns it.
+fn last_inserted_sql(table: &UrnTable) -> String {
+    format!(
+        "SELECT {}, TRUE AS inserted FROM {} WHERE {} = LAST_INSERT_ID()",
+        backtick(&table.returning()),
+        backtick(table.qualified_name()),
+        backtick(table.id_column())
+    )
+}
+
+#[cfg(test)]
+/// The routines of [`UP`]: `urn_check`, `urn_valid`, `urn_key_v1` and `urn_refuse`, as the
+/// migration holds them (a test checks it).
+fn routines() -> String {
+    let header = |name: &str, params: &str, returns: &str, comment: &str| {
+        format!(
+            "SET STATEMENT sql_mode = '{SQL_MODE}' FOR\n\
+             CREATE OR REPLACE {name}({params}){returns}\n  \
+             {}NO SQL SQL SECURITY INVOKER\n  \
+             COMMENT 'urn-sql mariadb 2: {comment}'\n",
+            if returns.is_empty() {
+                ""
+            } else {
+                "DETERMINISTIC "
+            }
+        )
+    };
+    let text = "LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin";
+    let message = "VARCHAR(512) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin";
+    format!(
+        "-- urn_check(text): NULL for a valid RFC 8141 URN, otherwise the parser's message.\n\
+         {}BEGIN\n  DECLARE problem {message} DEFAULT NULL;\n{}  RETURN problem;\nEND;\n\n\
+         -- urn_valid(text): whether the text is a valid RFC 8141 URN: urn_core::patterns::URN, as\n\
+         -- urn_key_v1 checks it.\n\
+         {}RETURN OCTET_LENGTH(v) <= 65536 AND LOCATE(CHAR(10 USING utf8mb4), v) = 0 AND v REGEXP {};\n\n\
+         -- urn_refuse(text): raises SQLSTATE 45000 with the parser's message for the text.\n\
+         {}BEGIN\n  DECLARE problem {message} DEFAULT NULL;\n{}  \
+         SET problem = COALESCE(problem, 'invalid URN');\n  \
+         SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = problem;\nEND;\n\n\
+         -- urn_key_v1(text): the canonical key, equal to urn_core's `Urn::key()` (KeyRules::V1),\n\
+         -- by the expression a keyed table's urn_key column is generated by; text that is no\n\
+         -- URN is refused with the parser's message.\n\
+         {}BEGIN\n  DECLARE k MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin;\n  \
+         SET k = {};\n  \
+         IF k IS NULL AND u IS NOT NULL THEN\n    CALL urn_refuse(u);\n  END IF;\n  \
+         RETURN k;\nEND;\n",
+        header(
+            "FUNCTION urn_check",
+            &format!("v {text}"),
+            &format!("\n  RETURNS {message}"),
+            "NULL for a valid RFC 8141 URN, otherwise the parser''s message"
+        ),
+        expression::check_block("v", "problem", false, "  "),
+        header(
+            "FUNCTION urn_valid",
+            &format!("v {text}"),
+            "\n  RETURNS BOOLEAN",
+            "whether the text is a valid RFC 8141 URN"
+        ),
+        expression::urn_regex(),
+        header(
+            "PROCEDURE urn_refuse",
+            &format!("v {text}"),
+            "",
+            "raises SQLSTATE 45000 with the parser''s message"
+        ),
+        expression::check_block("v", "problem", true, "  "),
+        header(
+            "FUNCTION urn_key_v1",
+            &format!("u {text}"),
+            "\n  RETURNS MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin",
+            "the canonical key, urn_core''s Urn::key() under KeyRules::V1"
+        ),
+        expression::key("u", "    "),
+    )
+}
+
+/// The line in [`UP`] after which it holds [`routines`].
+#[cfg(test)]
+const ROUTINES_FOLLOW: &str =
+    "-- The routines, as urn-sql's src/mariadb renders them (a test holds this text to it).\n";
 
 /// [`UP`] for the `mariadb` command-line tool: the client splits statements at `;`, which the
 /// functions' bodies hold, so the statements end with `//` between `DELIMITER` lines. A line
@@ -165,9 +309,22 @@ pub fn client_sql(sql: &str) -> String {
 }
 
 /// Everything `urn sql --dialect mariadb` prints: [`UP`] for the `mariadb` tool, then the
-/// commented table pattern.
-pub fn ddl() -> String {
-    format!("{}\n{TABLE_PATTERN}", client_sql(UP))
+/// table pattern as a comment.
+pub(crate) fn install_sql() -> String {
+    let pattern = UrnTable::new("items").map(|t| plan(&t)).map(|plan| {
+        format!(
+            "-- Keyed tables: `urn sql --dialect mariadb --table NAME` prints one for the mariadb tool\n\
+             -- (a key column generated from the URN in built-in functions, its SHA-256 UNIQUE, a CHECK\n\
+             -- that it is not NULL, and triggers that refuse an invalid URN with the parser's message).\n\
+             -- Insert-or-get (?: the URN); on ERROR 1062 for key 'items_urn_key_unique', the lookup\n\
+             -- (?: its key, urn_core's Urn::key()):\n\
+             --   {};\n\
+             --   {};\n\
+             -- Why a value is not a URN:  SELECT urn_check(?);  -- NULL when valid\n",
+            plan.insert, plan.lookup
+        )
+    });
+    format!("{}\n{}", client_sql(UP), pattern.unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -188,28 +345,24 @@ mod tests {
         assert_eq!(super::UP.matches(&format!("REGEXP '{pattern}'")).count(), 2);
     }
 
-    /// The migration's urn_key_v1 computes the key with the expression the tables are
-    /// generated by. `URN_SQL_BLESS=1 cargo test -p urn-sql --lib mariadb` writes it there
-    /// after a change to `expression.rs`.
+    /// The migration holds the routines as this module renders them (the key expression the
+    /// tables are generated by, the check their triggers run). `URN_SQL_BLESS=1 cargo test -p
+    /// urn-sql --lib mariadb` writes them there after a change.
     #[test]
-    fn the_key_function_holds_the_table_expression() {
-        let expected = format!("  SET k = {};\n", super::expression::key("u", "    "));
+    fn the_migration_holds_the_rendered_routines() {
+        let expected = format!("{}\n{}", super::ROUTINES_FOLLOW, super::routines());
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/migrations/mysql/2026-11-24-000000_urn_types/up.sql"
         );
         if std::env::var_os("URN_SQL_BLESS").is_some() {
             let text = std::fs::read_to_string(path).unwrap_or_default();
-            let start = text.find("  SET k = ").unwrap_or_default();
-            let end = text
-                .find("  IF k IS NULL AND u IS NOT NULL")
-                .unwrap_or_default();
-            let blessed = format!("{}{expected}{}", &text[..start], &text[end..]);
-            assert!(std::fs::write(path, blessed).is_ok());
+            let start = text.find(super::ROUTINES_FOLLOW).unwrap_or(text.len());
+            assert!(std::fs::write(path, format!("{}{expected}", &text[..start])).is_ok());
         }
         assert!(
-            super::UP.contains(&expected),
-            "up.sql must hold:\n{expected}"
+            super::UP.ends_with(&expected),
+            "up.sql must end with:\n{expected}"
         );
     }
 
@@ -233,31 +386,22 @@ mod tests {
     }
 
     /// No literal holds a backslash (its meaning would depend on NO_BACKSLASH_ESCAPES), and
-    /// every statement of the client form ends with `//`.
+    /// every statement of the client form ends with `//`: the install's guard and its four
+    /// routines, and a keyed table's one compound statement.
     #[test]
     fn no_backslash_and_every_statement_delimited() {
-        assert!(!super::UP.contains('\\'));
-        assert!(!super::key_expression("u").contains('\\'));
-        let cli = super::client_sql(super::UP);
-        let statements = cli
-            .lines()
-            .filter(|line| line.ends_with("//") && !line.starts_with("DELIMITER"))
-            .count();
-        assert_eq!(statements, 5, "{cli}");
-    }
-
-    /// The README's MariaDB table is what `table_sql` prints.
-    #[test]
-    fn the_readme_shows_what_table_sql_prints() {
-        let readme = include_str!("../../README.md");
-        let table = crate::UrnTable::new("items").map(|t| super::table_sql(&t));
-        let shown = table.unwrap_or_default().replace(
-            &super::expression::key("`urn`", "    "),
-            "/* urn_sql::mariadb::key_expression(\"`urn`\") */",
-        );
-        assert!(readme.contains(&format!("```sql\n{shown}```")), "{shown}");
-        let bytes = super::key_expression("`urn`").len();
-        let shown = format!("about {} KB", (bytes + 500) / 1000);
-        assert!(readme.contains(&shown), "{shown}");
+        let table = crate::UrnTable::new("items").unwrap_or_else(|e| panic!("{e}"));
+        let create = super::create_table(&table);
+        for sql in [super::UP, &super::key_expression("u"), &create] {
+            assert!(!sql.contains('\\'), "{sql}");
+        }
+        for (sql, statements) in [(super::UP, 5), (&create, 1)] {
+            let cli = super::client_sql(sql);
+            let ends = cli
+                .lines()
+                .filter(|line| line.ends_with("//") && !line.starts_with("DELIMITER"))
+                .count();
+            assert_eq!(ends, statements, "{cli}");
+        }
     }
 }

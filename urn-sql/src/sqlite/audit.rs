@@ -1,4 +1,4 @@
-//! [`Audit`]: finds the rows of a keyed SQLite table whose stored key is not their URN's key.
+//! The audit: finds the rows of a keyed SQLite table whose stored key is not their URN's key.
 //!
 //! SQLite has no roles: every connection computes a keyed table's generated key with the
 //! `urn_key_v1` function *it* has registered. This crate's (and the `urn-sqlite-ext`
@@ -7,6 +7,15 @@
 //! `sqlite3.Connection.create_function` allows it), or that edits the file or the schema, can
 //! store any key, and then two spellings of one URN can both be stored. The audit reads every
 //! row and recomputes each key with urn-core.
+// The client features' `audit` use the collector; a build without them has only its types.
+#![cfg_attr(
+    not(any(
+        feature = "sqlx-sqlite",
+        feature = "diesel-sqlite",
+        feature = "rusqlite"
+    )),
+    allow(dead_code)
+)]
 
 use std::collections::HashMap;
 use std::fmt;
@@ -62,23 +71,10 @@ impl fmt::Display for AuditFinding {
 }
 
 /// Collects [`AuditFinding`]s over the rows of a keyed table, fed in id order (what
-/// [`audit_sql`](crate::sqlite::audit_sql) selects). The client helpers
-/// (`urn_sql::rusqlite::audit`, `urn_sql::sqlx::sqlite::audit`, `urn_sql::diesel::sqlite::audit`)
-/// run the query and feed it.
-///
-/// ```
-/// use urn_sql::sqlite::{Audit, AuditProblem};
-/// let mut audit = Audit::new();
-/// audit.row(1, Some(b"urn:isbn:0395363411"), Some(b"urn:isbn:0395363411"));
-/// // Written by a connection whose urn_key_v1 only lower-cased:
-/// audit.row(2, Some(b"URN:ISBN:0-395-36341-1"), Some(b"urn:isbn:0-395-36341-1"));
-/// let findings = audit.finish();
-/// assert_eq!(findings.len(), 2);
-/// assert_eq!(findings[0].problem, AuditProblem::WrongKey("urn:isbn:0395363411".into()));
-/// assert_eq!(findings[1].problem, AuditProblem::SameUrnAs(1));
-/// ```
+/// [`audit_sql`](super::audit_sql) selects). The client modules' `audit` run the query and feed
+/// it.
 #[derive(Debug, Default)]
-pub struct Audit {
+pub(crate) struct Audit {
     /// Each URN key seen, with the first row that has it.
     first_with_key: HashMap<String, i64>,
     findings: Vec<AuditFinding>,
@@ -86,13 +82,13 @@ pub struct Audit {
 
 impl Audit {
     /// An audit with no rows yet.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Checks one row: its id, URN column and key column, as bytes (any storage class reads as
     /// bytes with `CAST(… AS BLOB)`; NULL as `None`).
-    pub fn row(&mut self, id: i64, urn: Option<&[u8]>, stored_key: Option<&[u8]>) {
+    pub(crate) fn row(&mut self, id: i64, urn: Option<&[u8]>, stored_key: Option<&[u8]>) {
         let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
         let stored_key = stored_key.map(text);
         let finding = |urn: String, problem| AuditFinding {
@@ -132,7 +128,43 @@ impl Audit {
     }
 
     /// The findings, in row order (a row may have two: a wrong key and a URN stored before).
-    pub fn finish(self) -> Vec<AuditFinding> {
+    pub(crate) fn finish(self) -> Vec<AuditFinding> {
         self.findings
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrong_keys_and_second_spellings_are_found() {
+        let mut audit = Audit::new();
+        audit.row(
+            1,
+            Some(b"urn:isbn:0395363411"),
+            Some(b"urn:isbn:0395363411"),
+        );
+        // Written by a connection whose urn_key_v1 only lower-cased:
+        audit.row(
+            2,
+            Some(b"URN:ISBN:0-395-36341-1"),
+            Some(b"urn:isbn:0-395-36341-1"),
+        );
+        audit.row(3, None, None);
+        let findings = audit.finish();
+        let problems: Vec<&AuditProblem> = findings.iter().map(|f| &f.problem).collect();
+        assert_eq!(
+            problems,
+            [
+                &AuditProblem::WrongKey("urn:isbn:0395363411".into()),
+                &AuditProblem::SameUrnAs(1),
+                &AuditProblem::InvalidUrn("NULL".into()),
+            ]
+        );
+        assert_eq!(
+            findings[0].to_string(),
+            "row 2: stored key \"urn:isbn:0-395-36341-1\" is not the key of \"URN:ISBN:0-395-36341-1\", which is \"urn:isbn:0395363411\""
+        );
     }
 }

@@ -55,6 +55,23 @@ pub fn search_path(schema: &str) -> String {
     }
 }
 
+/// The schema holding urn-sql's PostgreSQL objects for a test working in `schema`: the schema
+/// itself (the portable SQL is installed into it), or `public`, where the extension is.
+pub fn urn_schema(schema: &str) -> &str {
+    match backend() {
+        Backend::Portable => schema,
+        Backend::UrnPg => "public",
+    }
+}
+
+/// The keyed table `name` of a test working in `schema`, whose statements name urn-sql's
+/// objects where the backend has them ([`urn_schema`]).
+pub fn table(name: &str, schema: &str) -> urn_sql::UrnTable {
+    urn_sql::UrnTable::new(name)
+        .and_then(|t| t.with_urn_schema(urn_schema(schema)))
+        .unwrap()
+}
+
 /// `url` with [`search_path`] for `schema` (libpq `options`), for diesel connections.
 pub fn with_search_path(url: &str, schema: &str) -> String {
     let sep = if url.contains('?') { '&' } else { '?' };

@@ -367,39 +367,30 @@ BEGIN
   nss := CASE WHEN strpos(u, '?') = 0 AND strpos(u, '#') = 0
            THEN substr(u, length(nid) + 6)
            ELSE split_part(split_part(substr(u, length(nid) + 6), '?', 1), '#', 1) END;
-  -- Every NID with a rule has 3 or 4 characters: one test sends the others to the generic key.
+  -- The lengths of the NIDs with a rule: one test sends the others to the generic key.
   k := CASE WHEN length(nid) NOT IN (3, 4) THEN nss ELSE CASE nid
     WHEN 'uuid' THEN CASE
       WHEN nss = lower(nss COLLATE "C") THEN nss
-      WHEN length(nss) = 36 AND substr(nss, 9, 1) = '-' AND substr(nss, 14, 1) = '-'
-           AND substr(nss, 19, 1) = '-' AND substr(nss, 24, 1) = '-'
-           AND nss COLLATE "C" ~ '^[0-9A-Fa-f]+-[0-9A-Fa-f]+-[0-9A-Fa-f]+-[0-9A-Fa-f]+-[0-9A-Fa-f]+$'
-        THEN lower(nss COLLATE "C")
+      WHEN nss COLLATE "C" ~ '^(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$)' THEN lower(nss COLLATE "C")
       ELSE nss END
-    -- NULL: decided below.
     WHEN 'isbn' THEN CASE WHEN strpos(nss, '-') = 0 AND strpos(nss, 'x') = 0 THEN nss END
     WHEN 'issn' THEN CASE WHEN length(nss) = 9 AND strpos(nss, 'x') = 0 THEN nss END
-    -- RFC 2648 forms are case-insensitive as a whole; params: registries keep their case.
     WHEN 'ietf' THEN CASE
       WHEN nss = lower(nss COLLATE "C") THEN nss
-      WHEN nss COLLATE "C" ~ '^([Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+$|^([Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+$'
-        THEN lower(nss COLLATE "C")
+      WHEN nss COLLATE "C" ~ '^(?:(?:(?:[Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+|(?:[Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+)$)' THEN lower(nss COLLATE "C")
       ELSE nss END
-    -- The country code and sub-namespaces before the first '-' are case-insensitive.
     WHEN 'nbn' THEN CASE
       WHEN left(nss, strpos(nss, '-')) = lower(left(nss, strpos(nss, '-')) COLLATE "C") THEN nss
-      WHEN nss COLLATE "C" ~ '^[A-Za-z][A-Za-z](:[A-Za-z0-9]+)*-[^/]'
+      WHEN nss COLLATE "C" ~ '^(?:[A-Za-z][A-Za-z](?::[A-Za-z0-9]+)*-[^/])'
         THEN lower(left(nss, strpos(nss, '-')) COLLATE "C") || substr(nss, strpos(nss, '-') + 1)
       ELSE nss END
-    -- A lex name is case-insensitive as a whole.
     WHEN 'lex' THEN CASE
       WHEN nss = lower(nss COLLATE "C") THEN nss
-      WHEN nss COLLATE "C" ~ '^[A-Za-z][A-Za-z0-9.-]*:.' THEN lower(nss COLLATE "C")
+      WHEN nss COLLATE "C" ~ '^(?:[A-Za-z][A-Za-z0-9.-]*:.)' THEN lower(nss COLLATE "C")
       ELSE nss END
-    -- The standard's name before the first ':' is case-insensitive.
     WHEN 'mpeg' THEN CASE
       WHEN left(nss, strpos(nss, ':')) = lower(left(nss, strpos(nss, ':')) COLLATE "C") THEN nss
-      WHEN nss COLLATE "C" ~ '^[A-Za-z0-9.-]+:'
+      WHEN nss COLLATE "C" ~ '^(?:[A-Za-z0-9.-]+:)'
         THEN lower(left(nss, strpos(nss, ':')) COLLATE "C") || substr(nss, strpos(nss, ':') + 1)
       ELSE nss END
     ELSE nss END END;
@@ -408,43 +399,43 @@ BEGIN
     RETURN 'urn:' || nid || ':' || k;
   END IF;
   IF k IS NULL THEN
-    -- An ISBN or ISSN whose key may differ from it. Valid (digits, single hyphens between
-    -- them, X only as the check character, the check character right): the key is the
-    -- digits (ISSN: NNNN-NNNC), X upper case; otherwise the generic key. The mod-11 check
-    -- characters (ISSN, ISBN-10) sum the characters' codes times their weights (their
-    -- distance from the end plus one) and take the codes' offset out at once ('0' is 48,
-    -- times the sum of the weights), and 30 more for an X (88 - 48 is 40, worth 10).
+    -- A check-digit identifier whose key may differ from it. Valid (hyphens where allowed,
+    -- X only as the last character where allowed, the check right): the key is its
+    -- characters, X upper case; otherwise the generic key.
     d := upper(replace(nss, '-', '') COLLATE "C");
-    k := CASE
-      WHEN nid = 'issn' THEN CASE
-        WHEN length(d) = 8 AND (length(nss) = 8 OR (length(nss) = 9 AND substr(nss, 5, 1) = '-'))
-             AND d COLLATE "C" ~ '^[0-9]+[0-9X]$'
+    k := CASE nid
+      WHEN 'isbn' THEN CASE
+        WHEN left(nss, 1) = '-' OR right(nss, 1) = '-' OR strpos(nss, '--') > 0
+             OR length(nss) - length(d) > 4
+          THEN nss
+        WHEN length(d) = 13 AND d COLLATE "C" ~ '^(?:978|979)[0-9]*$'
+             AND (((('x' || d)::bit(52)::bigint
+                    & x'0F0F0F0F0F0F0F'::bigint) % 255)
+                   + 3
+                     * (((('x' || d)::bit(52)::bigint
+                          >> 4) & x'0F0F0F0F0F0F0F'::bigint) % 255))
+                  % 10 = 0
+          THEN d
+        WHEN length(d) = 10 AND d COLLATE "C" ~ '^[0-9]*[0-9X]$'
+             AND (10 * ascii(substr(d, 1, 1)) + 9 * ascii(substr(d, 2, 1))
+                  + 8 * ascii(substr(d, 3, 1)) + 7 * ascii(substr(d, 4, 1))
+                  + 6 * ascii(substr(d, 5, 1)) + 5 * ascii(substr(d, 6, 1))
+                  + 4 * ascii(substr(d, 7, 1)) + 3 * ascii(substr(d, 8, 1))
+                  + 2 * ascii(substr(d, 9, 1)) + ascii(substr(d, 10, 1))
+                  - 55 * 48 - CASE WHEN right(d, 1) = 'X' THEN 30 ELSE 0 END) % 11 = 0
+          THEN d
+        ELSE nss END
+      WHEN 'issn' THEN CASE
+        WHEN strpos(nss, '-') NOT IN (0, 5) OR length(nss) - length(d) > 1
+          THEN nss
+        WHEN length(d) = 8 AND d COLLATE "C" ~ '^[0-9]*[0-9X]$'
              AND (8 * ascii(substr(d, 1, 1)) + 7 * ascii(substr(d, 2, 1))
                   + 6 * ascii(substr(d, 3, 1)) + 5 * ascii(substr(d, 4, 1))
                   + 4 * ascii(substr(d, 5, 1)) + 3 * ascii(substr(d, 6, 1))
                   + 2 * ascii(substr(d, 7, 1)) + ascii(substr(d, 8, 1))
                   - 36 * 48 - CASE WHEN right(d, 1) = 'X' THEN 30 ELSE 0 END) % 11 = 0
-          THEN left(d, 4) || '-' || right(d, 4)
+          THEN left(d, 4) || '-' || substr(d, 5)
         ELSE nss END
-      WHEN left(nss, 1) = '-' OR right(nss, 1) = '-' OR strpos(nss, '--') > 0
-           OR length(nss) - length(d) > 4
-        THEN nss
-      -- ISBN-13: read as hexadecimal, the digits are the 4-bit halves of a number's bytes,
-      -- those of weight 1 the low halves of n's bytes and those of weight 3 the low halves of
-      -- n >> 4's; a sum of bytes is the number modulo 255.
-      WHEN length(d) = 13 AND d COLLATE "C" ~ '^97[89][0-9]+$'
-           AND ((('x' || d)::bit(52)::bigint & x'0F0F0F0F0F0F0F'::bigint) % 255
-                + 3 * (((('x' || d)::bit(52)::bigint >> 4) & x'0F0F0F0F0F0F0F'::bigint) % 255))
-               % 10 = 0
-        THEN d
-      WHEN length(d) = 10 AND d COLLATE "C" ~ '^[0-9]+[0-9X]$'
-           AND (10 * ascii(substr(d, 1, 1)) + 9 * ascii(substr(d, 2, 1))
-                + 8 * ascii(substr(d, 3, 1)) + 7 * ascii(substr(d, 4, 1))
-                + 6 * ascii(substr(d, 5, 1)) + 5 * ascii(substr(d, 6, 1))
-                + 4 * ascii(substr(d, 7, 1)) + 3 * ascii(substr(d, 8, 1))
-                + 2 * ascii(substr(d, 9, 1)) + ascii(substr(d, 10, 1))
-                - 55 * 48 - CASE WHEN right(d, 1) = 'X' THEN 30 ELSE 0 END) % 11 = 0
-        THEN d
       ELSE nss END;
     IF strpos(k, '%') = 0 THEN
       RETURN 'urn:' || nid || ':' || k;
@@ -498,10 +489,10 @@ CREATE OR REPLACE FUNCTION urn_key_v1_inline(u urn) RETURNS pg_catalog.text
            AND pg_catalog.substr(pg_catalog.replace(u, '-', ''), 10, 3) IN ('978', '979')
            AND (((('x' || pg_catalog.replace(pg_catalog.substr(u, 10), '-', ''))::pg_catalog.bit(52)::pg_catalog.int8
                   & x'0F0F0F0F0F0F0F'::pg_catalog.int8) % 255::pg_catalog.int8)
-                + 3::pg_catalog.int8
-                  * ((((('x' || pg_catalog.replace(pg_catalog.substr(u, 10), '-', ''))::pg_catalog.bit(52)::pg_catalog.int8
-                         >> 4) & x'0F0F0F0F0F0F0F'::pg_catalog.int8) % 255::pg_catalog.int8)))
-               % 10::pg_catalog.int8 = 0::pg_catalog.int8
+                 + 3::pg_catalog.int8
+                   * (((('x' || pg_catalog.replace(pg_catalog.substr(u, 10), '-', ''))::pg_catalog.bit(52)::pg_catalog.int8
+                        >> 4) & x'0F0F0F0F0F0F0F'::pg_catalog.int8) % 255::pg_catalog.int8))
+                % 10::pg_catalog.int8 = 0::pg_catalog.int8
         THEN 'urn:isbn:' || pg_catalog.replace(pg_catalog.substr(u, 10), '-', '')
       ELSE urn_key_v1(u) END
     WHEN 'urn:issn:' THEN urn_key_v1(u)

@@ -62,8 +62,8 @@ fn diesel_on_mariadb() {
         .unwrap();
     let base = url.trim_end_matches('/');
     let mut conn = MysqlConnection::establish(&format!("{base}/{name}")).unwrap();
-    urn_sql::diesel::mysql::install(&mut conn).unwrap();
-    urn_sql::diesel::mysql::install(&mut conn).unwrap();
+    urn_sql::diesel::install(&mut conn).unwrap();
+    urn_sql::diesel::install(&mut conn).unwrap();
 
     // Round trips, NULL included.
     diesel::sql_query(
@@ -123,15 +123,15 @@ fn diesel_on_mariadb() {
 
     // The keyed table through the helpers.
     let table = UrnTable::new("items").unwrap();
-    conn.batch_execute(&table.create_sql(Dialect::MariaDb))
+    conn.batch_execute(&Dialect::MariaDb.create_table_sql(&table))
         .unwrap();
-    let first = urn_sql::diesel::mysql::insert_or_get(
+    let first = urn_sql::diesel::insert_or_get(
         &mut conn,
         &table,
         &"urn:isbn:0-395-36341-1".parse().unwrap(),
     )
     .unwrap();
-    let again = urn_sql::diesel::mysql::insert_or_get(
+    let again = urn_sql::diesel::insert_or_get(
         &mut conn,
         &table,
         &"URN:ISBN:0395363411?=x".parse().unwrap(),
@@ -141,9 +141,8 @@ fn diesel_on_mariadb() {
         (first.inserted, again.inserted, again.id),
         (true, false, first.id)
     );
-    let found =
-        urn_sql::diesel::mysql::find(&mut conn, &table, &"urn:isbn:0395363411#f".parse().unwrap())
-            .unwrap();
+    let found = urn_sql::diesel::find(&mut conn, &table, &"urn:isbn:0395363411#f".parse().unwrap())
+        .unwrap();
     assert_eq!(found.map(|f| f.id), Some(first.id));
     // The key is generated: a strict session cannot write it (ERROR 1906), any other has its
     // value ignored.
@@ -172,6 +171,25 @@ fn diesel_on_mariadb() {
         err.to_string(),
         "invalid URN: '%' at byte 13 in the NSS must be followed by two hex digits"
     );
+
+    // Only the key's own duplicate means "already stored": a duplicate of another unique key
+    // of the table is the error it is. (Revision 1's helper looked any ERROR 1062 up by key and
+    // ended in NotFound.)
+    conn.batch_execute(
+        "SET SESSION sql_mode = DEFAULT; ALTER TABLE items \
+         ADD COLUMN slot INT AS (CHAR_LENGTH(urn)) STORED, ADD CONSTRAINT items_slot UNIQUE (slot)",
+    )
+    .unwrap();
+    let err = urn_sql::diesel::insert_or_get(&mut conn, &table, &"urn:example:c".parse().unwrap())
+        .unwrap_err();
+    assert!(err.to_string().ends_with("for key 'items_slot'"), "{err}");
+    let again = urn_sql::diesel::insert_or_get(
+        &mut conn,
+        &table,
+        &"URN:ISBN:0395363411#other-length".parse().unwrap(),
+    )
+    .unwrap();
+    assert_eq!((again.id, again.inserted), (first.id, false));
 
     diesel::sql_query(format!("DROP DATABASE {name}"))
         .execute(&mut server)

@@ -11,7 +11,7 @@ use core::error::Error;
 use bytes::BytesMut;
 use postgres_types::{FromSql, IsNull, Kind, ToSql, Type, to_sql_checked};
 
-use super::stored;
+use super::stored_value;
 use crate::{Namespace, NsUrn, Urn, UrnKey, UrnRef};
 
 /// `text`-like types (those `String` takes) and domains over them, however deep.
@@ -64,7 +64,7 @@ macro_rules! from_sql {
 }
 
 from_sql! {
-    Urn => stored::urn;
-    UrnKey<'static> => stored::key;
-    NsUrn<N> => stored::ns_urn::<N>, N: Namespace;
+    Urn => stored_value::urn;
+    UrnKey<'static> => stored_value::key;
+    NsUrn<N> => stored_value::ns_urn::<N>, N: Namespace;
 }

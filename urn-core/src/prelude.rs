@@ -1,0 +1,25 @@
+//! The names a user of URN values writes every day: the URN types, the typed namespaces and
+//! their aliases (one per row of the namespace table), and the parse error.
+//!
+//! urn-serde, urn-sql and urn-schema each re-export urn-core whole (`urn_sql::urn_core`) and
+//! this module at their root, so the same names are there in every crate, whichever one a
+//! project depends on:
+//!
+//! ```
+//! use urn_core::prelude::*;
+//! let book: IsbnUrn = "urn:isbn:0-395-36341-1".parse()?;
+//! let urn: Urn = book.into();
+//! assert_eq!(urn.key().as_str(), "urn:isbn:0395363411");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub use crate::{Namespace, NamespaceError, NsUrn, ParseError, Urn, UrnKey, UrnRef, namespace, ns};
+
+/// Re-exports the typed aliases named in the rows of the namespace table.
+macro_rules! reexport_aliases {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident, $alias:ident;)*) => {
+        pub use crate::{$($alias),*};
+    };
+}
+
+crate::namespaces::known_namespaces!(reexport_aliases);

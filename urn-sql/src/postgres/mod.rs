@@ -1,0 +1,394 @@
+//! The PostgreSQL side, all of its SQL: the install (domains `urn` and `urn_key`, the key
+//! function `urn_key_v1`, …; the same SQL ships as a diesel-style migration in
+//! `migrations/postgres/`, usable by diesel_migrations, sqlx (as a raw migration) or `psql`),
+//! the keyed table, and the insert-or-get and lookup statements.
+//!
+//! Every statement written here for a table resolves no name through the session's
+//! search_path: urn-sql's domains and functions are qualified with the table's
+//! [urn schema](UrnTable::with_urn_schema), PostgreSQL's types, collations and operators with
+//! `pg_catalog` (`OPERATOR(pg_catalog.=)`; `bigint` is a keyword, not a name).
+
+#[cfg(test)]
+mod key_functions;
+
+use crate::protocol::{Conflict, Plan};
+use crate::table::UrnTable;
+
+/// Creates (or upgrades in place, from any earlier revision) the domains `urn` and `urn_key`
+/// and the functions `urn_key_v1(urn)`, `urn_key_index(text)`, `urn_key_index(urn_key)`,
+/// `urn_check(text)`, `urn_valid(text)`, `urn_nid(urn)`, `urn_nss(urn)` and
+/// `urn_rfc8141_key(urn)`, in the current schema (the first schema of the search_path that
+/// exists). Idempotent; run it in a transaction (migration tools do;
+/// [`Dialect::install_sql`](crate::Dialect::install_sql) wraps it in `BEGIN`/`COMMIT` for
+/// `psql`), before tables that use them. Where the `urn_pg` extension (crate urn-pg) owns the
+/// domains it changes nothing.
+pub const UP: &str = include_str!("../../migrations/postgres/2026-11-23-000000_urn_types/up.sql");
+
+/// Drops what [`UP`] (of this or any earlier revision) created (tables using the domains must
+/// go first).
+pub const DOWN: &str =
+    include_str!("../../migrations/postgres/2026-11-23-000000_urn_types/down.sql");
+
+/// The table pattern, as a commented example for people reading the DDL: what
+/// [`create_table`] and [`plan`] write for a table `items` with urn-sql in `public`.
+fn table_pattern() -> String {
+    let table = UrnTable::new("items").map(|t| (create_table(&t), plan(&t)));
+    let Ok((create, plan)) = table else {
+        return String::new();
+    };
+    let comment = |sql: &str| {
+        sql.lines()
+            .map(|line| format!("--   {line}\n"))
+            .collect::<String>()
+    };
+    format!(
+        "-- A table that stores each URN once, whatever its spelling and length (`urn sql --dialect\n\
+         -- postgres --table NAME [--urn-schema S]` prints it for any name, and for urn-sql's objects\n\
+         -- in schema S rather than public). Every name is qualified, so no schema on a session's\n\
+         -- search_path can put a function, operator, type or collation of its own in their place.\n\
+         {}\
+         --   (The unique index is on urn_key_index(urn_key), not the key: a btree entry holds at\n\
+         --   most 2704 bytes, and urn_key_index() stores keys longer than 2048 bytes as their\n\
+         --   SHA-256, so URNs of any length fit. COLLATE \"C\": a key is ASCII and canonical, so\n\
+         --   byte order is right, and cheaper than the database's collation.)\n\
+         -- Insert-or-get ($1: the URN):\n{}\
+         -- Lookup by any equivalent spelling ($1: its key, urn_core's Urn::key(); an index scan):\n{}\
+         -- Why a value is not a URN:  SELECT \"public\".urn_check($1);  -- NULL when valid\n\
+         -- Lists of URNs:  see_also \"public\".urn[] NOT NULL DEFAULT '{{}}'  (every element is checked)\n",
+        comment(&create),
+        comment(&format!("{};", plan.insert)),
+        comment(&format!("{};", plan.find)),
+    )
+}
+
+/// `CREATE TABLE` (and `CREATE UNIQUE INDEX`) for `table`: an identity id, the URN (checked by
+/// the `urn` domain), the generated key, and a unique index on `urn_key_index(urn_key)`, so
+/// URNs of any length the domain allows are deduplicated. For a
+/// [hash-partitioned](UrnTable::hash_partitioned) table, the parent and its partitions.
+pub(crate) fn create_table(table: &UrnTable) -> String {
+    let (name, id, urn, key, s) = (
+        table.qualified_name(),
+        table.id_column(),
+        table.urn_column(),
+        table.key_column(),
+        table.urn_schema(),
+    );
+    // The key is text: the key function only ever returns canonical keys, and checking each
+    // against the urn_key domain would cost ~1 us per inserted row (revision 2's tables have the
+    // domain; both work with urn_key_index). urn_key_v1_inline is urn_key_v1 written so that
+    // PostgreSQL inlines it here. The key and its index compare byte for byte (COLLATE "C"):
+    // a key is ASCII and canonical, so byte order is exactly right, and the btree compares
+    // with memcmp instead of the database collation's strcoll. Queries need nothing new: a
+    // comparison of the key (or of urn_key_index of it) with a parameter or literal takes the
+    // column's "C".
+    let generated = format!(
+        "{key} pg_catalog.text COLLATE pg_catalog.\"C\" \
+         GENERATED ALWAYS AS ({s}.urn_key_v1_inline({urn})) STORED NOT NULL"
+    );
+    match table.key_index_column() {
+        None => format!(
+            "CREATE TABLE {name} (\n  {id} bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,\n  \
+             {urn} {s}.urn NOT NULL,\n  {generated}\n);\n\
+             CREATE UNIQUE INDEX {} ON {name} (({s}.urn_key_index({key})) COLLATE pg_catalog.\"C\");\n",
+            table.unique_index_name()
+        ),
+        Some(index) => {
+            // (A domain-typed generated column would not do here anyway: PostgreSQL 15 fails
+            // every insert into a partitioned table with one, "attribute 3 of type record has
+            // wrong type".) The id is an identity column: PostgreSQL cannot make it UNIQUE
+            // across partitions (a unique index must hold the partition key), so only the
+            // sequence keeps ids apart, and GENERATED ALWAYS refuses an id a client chose
+            // (short of OVERRIDING SYSTEM VALUE, which grants of INSERT on the other columns
+            // alone refuse too; see UrnTable::hash_partitioned).
+            let n = table.partitions();
+            let mut sql = format!(
+                "CREATE TABLE {name} (\n  {id} bigint GENERATED ALWAYS AS IDENTITY,\n  {urn} {s}.urn NOT NULL,\n  \
+                 {generated},\n  \
+                 {index} pg_catalog.text COLLATE pg_catalog.\"C\" NOT NULL CONSTRAINT {} \
+                 CHECK ({index} OPERATOR(pg_catalog.=) {s}.urn_key_index({key})),\n  \
+                 UNIQUE ({index})\n) PARTITION BY HASH ({index});\n",
+                table.key_constraint_name("index_matches")
+            );
+            for i in 0..n {
+                sql.push_str(&format!(
+                    "CREATE TABLE {} PARTITION OF {name} FOR VALUES WITH (MODULUS {n}, REMAINDER {i});\n",
+                    table.partition_name(i)
+                ));
+            }
+            sql
+        }
+    }
+}
+
+/// The insert-or-get and lookup statements for `table`.
+///
+/// Not partitioned: one atomic statement. On a conflict of the unique index on
+/// `urn_key_index(urn_key)` it performs a no-op update, so `RETURNING` always yields the
+/// stored row (concurrent callers wait for each other instead of failing); `inserted` tells
+/// whether this call created it (the returned row version is new: `xmax = 0`).
+///
+/// Hash-partitioned: on a conflict nothing is returned, and the protocol looks the row up. A
+/// row comes back only if this statement inserted it, so `inserted` cannot be wrong whatever
+/// ids other writers use. (PostgreSQL cannot return `xmax` from a partitioned table; an id
+/// compared with the sequence's last value could be forged by a writer that chose ids.) The
+/// `urn_key_index` column is computed from one domain check of `$1`.
+///
+/// The lookup binds the canonical key, so any equivalent spelling finds the row through the
+/// unique index (or the partition's `urn_key_index` column).
+pub(crate) fn plan(table: &UrnTable) -> Plan {
+    let (returning, name, urn, key, s) = (
+        table.returning(),
+        table.qualified_name(),
+        table.urn_column(),
+        table.key_column(),
+        table.urn_schema(),
+    );
+    let (insert, index_of_key) = match table.key_index_column() {
+        None => (
+            format!(
+                "INSERT INTO {name} AS stored ({urn}) VALUES ($1::{s}.urn) \
+                 ON CONFLICT (({s}.urn_key_index({key}))) DO UPDATE SET {urn} = stored.{urn} \
+                 RETURNING {returning}, (stored.xmax OPERATOR(pg_catalog.=) 0) AS inserted"
+            ),
+            format!("{s}.urn_key_index({key})"),
+        ),
+        Some(index) => (
+            format!(
+                "INSERT INTO {name} ({urn}, {index}) \
+                 SELECT given.urn, {s}.urn_key_index({s}.urn_key_v1(given.urn)) \
+                 FROM (SELECT $1::{s}.urn AS urn) AS given \
+                 ON CONFLICT ({index}) DO NOTHING RETURNING {returning}, true AS inserted"
+            ),
+            index.to_owned(),
+        ),
+    };
+    let find = format!(
+        "SELECT {returning}, false AS inserted FROM {name} \
+         WHERE {index_of_key} OPERATOR(pg_catalog.=) {s}.urn_key_index($1::{s}.urn_key) \
+         AND {key} OPERATOR(pg_catalog.=) $1::{s}.urn_key"
+    );
+    Plan {
+        insert,
+        lookup: find.clone(),
+        find,
+        conflict: Conflict::NoRow,
+        insert_then_read: None,
+    }
+}
+
+/// Everything `urn sql --dialect postgres` prints: [`UP`] in one transaction (with
+/// `psql -v ON_ERROR_STOP=1`, a failure leaves nothing half made) and the commented table
+/// pattern.
+pub(crate) fn install_sql() -> String {
+    format!("BEGIN;\n{UP}\nCOMMIT;\n\n{}", table_pattern())
+}
+
+#[cfg(test)]
+mod tests {
+    use urn_core::patterns;
+
+    /// `pattern` as the migration writes it: the NID's bounded repetition replaced by a length
+    /// check (see the migration's header), `%XX` as two classes, `\?` and `\+` as classes (no
+    /// backslash, whatever `standard_conforming_strings` says), SQL quoting.
+    fn in_sql(pattern: &str) -> String {
+        pattern
+            .replace("{0,30}", "*")
+            .replace("\\?", "[?]")
+            .replace("\\+", "[+]")
+            // The `urn` domain checks the NID's first character apart (fewer regex states).
+            .replace(
+                "[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]*",
+                "[Uu][Rr][Nn]:[A-Za-z0-9-]*",
+            )
+            .replace("[0-9A-Fa-f]{2}", "[0-9A-Fa-f][0-9A-Fa-f]")
+            .replace("[0-9A-F]{2}", "[0-9A-F][0-9A-F]")
+            .replace('\'', "''")
+    }
+
+    /// The domains' CHECKs use urn-core's patterns: the whole URN language, the canonical key,
+    /// and for the values that cannot hold them, the same grammars without the r-component
+    /// (no `?+`), without `%XX` and components (no `%`, `?`, `#`) or with an f-component alone.
+    #[test]
+    fn domains_use_the_shared_patterns() {
+        for pattern in [patterns::URN, patterns::URN_KEY] {
+            let sql = in_sql(pattern);
+            assert!(super::UP.contains(&format!("~ '{sql}'")), "{sql}");
+        }
+        let without_percent = |pattern: &str| {
+            in_sql(pattern)
+                .replace(
+                    "([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f][0-9A-Fa-f])",
+                    "[A-Za-z0-9._~!$&''()*+,;=:@-]",
+                )
+                .replace(
+                    "([A-Za-z0-9._~!$&''()*+,;=:@/-]|%[0-9A-Fa-f][0-9A-Fa-f])*",
+                    "[A-Za-z0-9._~!$&''()*+,;=:@/-]*",
+                )
+                .replace(
+                    "([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-F][0-9A-F])",
+                    "[A-Za-z0-9._~!$&''()*+,;=:@-]",
+                )
+                .replace(
+                    "([A-Za-z0-9._~!$&''()*+,;=:@/-]|%[0-9A-F][0-9A-F])*",
+                    "[A-Za-z0-9._~!$&''()*+,;=:@/-]*",
+                )
+                .replace(
+                    "([A-Za-z0-9._~!$&''()*+,;=:@/?-]|%[0-9A-Fa-f][0-9A-Fa-f])*",
+                    "[A-Za-z0-9._~!$&''()*+,;=:@/?-]*",
+                )
+        };
+        // The components: ?+r, then ?=q and #f.
+        let (r_component, q_and_f) = patterns::COMPONENTS
+            .split_once("(\\?=")
+            .map(|(r, rest)| (r, format!("(\\?={rest}")))
+            .unwrap_or_default();
+        assert!(r_component.starts_with("(\\?\\+"), "{r_component}");
+        let f_component = q_and_f
+            .split_once(")?(#")
+            .map(|(_, f)| format!("(#{f}"))
+            .unwrap_or_default();
+        assert!(f_component.starts_with("(#"), "{f_component}");
+        let no_r = in_sql(&patterns::URN.replace(r_component, ""));
+        assert!(super::UP.contains(&format!("~ '{no_r}'")), "{no_r}");
+        let urn = format!(
+            "^[Uu][Rr][Nn]:{}:{}$",
+            in_sql(patterns::NID),
+            without_percent(patterns::NSS)
+        )
+        .replace(
+            "[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]*",
+            "[Uu][Rr][Nn]:[A-Za-z0-9-]*",
+        );
+        assert!(super::UP.contains(&format!("~ '{urn}'")), "{urn}");
+        let with_f = format!(
+            "{}{}$",
+            urn.trim_end_matches('$'),
+            without_percent(&f_component)
+        );
+        assert!(super::UP.contains(&format!("~ '{with_f}'")), "{with_f}");
+        let key = without_percent(patterns::URN_KEY);
+        assert!(super::UP.contains(&format!("~ '{key}'")), "{key}");
+        assert!(super::install_sql().starts_with("BEGIN;\n"));
+        assert!(super::install_sql().contains("\nCOMMIT;\n"));
+    }
+
+    /// The migration holds the key functions as [`key_functions`] renders them from urn-core's
+    /// key-rule table. `URN_SQL_BLESS=1 cargo test -p urn-sql --lib postgres` writes them there
+    /// after a change to the table or to the renderer.
+    #[test]
+    fn the_migration_holds_the_rendered_key_functions() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/migrations/postgres/2026-11-23-000000_urn_types/up.sql"
+        );
+        let rendered = [
+            (
+                super::key_functions::key_v1(),
+                "CREATE OR REPLACE FUNCTION urn_key_v1(u urn)",
+                "$fn$;\n",
+            ),
+            (
+                super::key_functions::key_v1_inline(),
+                "CREATE OR REPLACE FUNCTION urn_key_v1_inline(u urn)",
+                ";\n\n",
+            ),
+        ];
+        if std::env::var_os("URN_SQL_BLESS").is_some() {
+            let mut text = std::fs::read_to_string(path).unwrap_or_default();
+            for (sql, start, end) in &rendered {
+                let from = text.find(start).unwrap_or_default();
+                let to = text[from..]
+                    .find(end)
+                    .map_or(from, |i| from + i + end.len());
+                let end_kept = if end.starts_with(";\n\n") { "\n" } else { "" };
+                text = format!("{}{sql}{end_kept}{}", &text[..from], &text[to..]);
+            }
+            assert!(std::fs::write(path, text).is_ok());
+        }
+        for (sql, _, _) in &rendered {
+            assert!(super::UP.contains(sql.as_str()), "up.sql must hold:\n{sql}");
+        }
+    }
+
+    /// What the key functions' lower-case fast paths (`urn_key_v1`'s first statement,
+    /// `urn_key_v1_inline`) assume of urn-core's table: a rule other than a check-digit one
+    /// never changes an NSS that has no upper-case letter and no `%` (it only lower-cases).
+    /// Checked on generated URNs of every namespace with a rule, lower-cased.
+    #[test]
+    fn only_check_digit_rules_change_a_lower_case_nss() {
+        use proptest::strategy::{Strategy, ValueTree};
+        use proptest::test_runner::TestRunner;
+        use urn_core::{KeyRule, KnownNamespace, Urn};
+
+        let mut changed = Vec::new();
+        let mut runner = TestRunner::deterministic();
+        for &ns in KnownNamespace::ALL.iter().filter(|ns| ns.has_key_rule()) {
+            let strategy = urn_core::strategy::urn_in(ns);
+            for _ in 0..500 {
+                let Ok(tree) = strategy.new_tree(&mut runner) else {
+                    continue;
+                };
+                let urn = tree.current();
+                let lower = format!("urn:{}:{}", ns.nid(), urn.nss().to_ascii_lowercase());
+                let Ok(lower) = Urn::parse(&lower) else {
+                    continue;
+                };
+                if !lower.nss().contains('%') && lower.key() != lower.rfc8141_key() {
+                    changed.push(ns);
+                    break;
+                }
+            }
+        }
+        let check_digits: Vec<KnownNamespace> = KnownNamespace::ALL
+            .iter()
+            .copied()
+            .filter(|ns| matches!(ns.key_rule(), Some(KeyRule::CheckDigits(_))))
+            .collect();
+        assert_eq!(changed, check_digits);
+    }
+
+    /// The statements name urn-sql's objects with its schema and PostgreSQL's with
+    /// `pg_catalog`: no function, cast, collation or operator is left to the search_path.
+    #[test]
+    fn statements_qualify_every_name() {
+        let table = crate::UrnTable::new("items")
+            .and_then(|t| t.with_urn_schema("urn_sql"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let parted = table
+            .clone()
+            .hash_partitioned(2)
+            .unwrap_or_else(|e| panic!("{e}"));
+        for t in [&table, &parted] {
+            let plan = super::plan(t);
+            for sql in [super::create_table(t), plan.insert, plan.find] {
+                for function in ["urn_key_index(", "urn_key_v1(", "urn_key_v1_inline("] {
+                    let qualified = format!("\"urn_sql\".{function}");
+                    assert_eq!(
+                        sql.matches(function).count(),
+                        sql.matches(&qualified).count(),
+                        "{function} in {sql}"
+                    );
+                }
+                for (prefix, qualified) in [
+                    ("::", ["::\"urn_sql\".", "::pg_catalog."]),
+                    ("COLLATE ", ["COLLATE pg_catalog.", "COLLATE pg_catalog."]),
+                    ("text", ["pg_catalog.text", "pg_catalog.text"]),
+                ] {
+                    let all = sql.matches(prefix).count();
+                    let ok: usize = qualified.iter().map(|q| sql.matches(q).count()).sum();
+                    let ok = if qualified[0] == qualified[1] {
+                        ok / 2
+                    } else {
+                        ok
+                    };
+                    assert_eq!(all, ok, "{prefix} in {sql}");
+                }
+                let urn_column = format!("{} = stored.", t.urn_column());
+                let rest = sql
+                    .replace("OPERATOR(pg_catalog.=)", "")
+                    .replace(&urn_column, "");
+                assert!(!rest.contains('='), "an unqualified operator in {sql}");
+            }
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! The insert-or-get protocol, written once for every client: the statements a database
+//! module plans ([`Plan`]), what a conflict looks like, when to look the row up, how often to
+//! try again, and what `inserted` means. A client module only runs one statement
+//! ([`Client`]) and reads its row.
+//!
+//! The protocol is async; the blocking clients (diesel, rusqlite) implement [`Client`] with
+//! futures that are ready at once, and [`run_blocking`] drives them without a runtime.
+// Each client feature uses part of this module; a build with all of them uses all of it.
+#![cfg_attr(
+    not(all(
+        feature = "sqlx-postgres",
+        feature = "sqlx-sqlite",
+        feature = "sqlx-mariadb",
+        feature = "diesel-postgres",
+        feature = "diesel-sqlite",
+        feature = "diesel-mariadb",
+        feature = "tokio-postgres",
+        feature = "rusqlite",
+        feature = "sea-orm"
+    )),
+    allow(dead_code)
+)]
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use urn_core::{Urn, UrnKey};
+
+use crate::row::StoredUrn;
+
+/// How many times an insert is tried when the row it conflicted with is gone by the time it
+/// is looked up (deleted in between by another session).
+const ATTEMPTS: usize = 3;
+
+/// A database module's statements for one table. Every statement returns the row as
+/// `id, urn, urn_key, inserted` (see [`StoredUrn`]), so one reader serves them all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Plan {
+    /// Inserts the URN (bound first) unless its key is stored. An upsert returns the stored
+    /// row either way (its `inserted` says whether this call made it); any other insert
+    /// returns the row only if it inserted it.
+    pub(crate) insert: String,
+    /// Reads the row of a key (bound first): the lookup helpers' query.
+    pub(crate) find: String,
+    /// `find` as the protocol runs it after a conflict: a read that sees rows other
+    /// transactions have just committed (MariaDB: a locking read).
+    pub(crate) lookup: String,
+    /// What a conflict on the key looks like when it is not "no row".
+    pub(crate) conflict: Conflict,
+    /// `insert` as two statements, the insert without `RETURNING` and the read of the row it
+    /// inserted, for a client that cannot read an insert's rows (diesel on MariaDB); `None`
+    /// where no client needs them.
+    pub(crate) insert_then_read: Option<(String, String)>,
+}
+
+/// How an insert reports that the key is stored already.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Conflict {
+    /// It returns no row (`ON CONFLICT … DO NOTHING`).
+    NoRow,
+    /// It fails with a duplicate-key error naming this unique index or constraint (MariaDB's
+    /// ERROR 1062 `… for key '<name>'`); a duplicate of any other key is the caller's error.
+    DuplicateKey {
+        /// The index's name, unquoted.
+        index: String,
+    },
+}
+
+impl Conflict {
+    /// Whether a duplicate-key error's message is about this table's key. MariaDB ends it
+    /// `for key '<index>'`, MySQL 8 `for key '<table>.<index>'`.
+    pub(crate) fn is_key(&self, message: &str) -> bool {
+        match self {
+            Conflict::NoRow => false,
+            Conflict::DuplicateKey { index } => {
+                message.ends_with(&format!(" for key '{index}'"))
+                    || message.ends_with(&format!(".{index}'"))
+            }
+        }
+    }
+}
+
+/// What an insert did.
+pub(crate) enum Inserted<E> {
+    /// A row came back.
+    Row(StoredUrn),
+    /// No row: the key is stored ([`Conflict::NoRow`]).
+    Nothing,
+    /// A duplicate-key error about the table's key ([`Conflict::DuplicateKey`]).
+    Duplicate,
+    /// Any other error.
+    Failed(E),
+}
+
+/// One client's way of running the plan's statements on one connection.
+pub(crate) trait Client {
+    /// The client's error.
+    type Error;
+
+    /// Runs `plan.insert` with `urn` bound, and says what happened (a duplicate-key error is
+    /// [`Inserted::Duplicate`] only when [`Conflict::is_key`] says it is this table's).
+    fn insert(&mut self, plan: &Plan, urn: &Urn) -> impl Future<Output = Inserted<Self::Error>>;
+
+    /// Runs `sql` (the plan's `find` or `lookup`) with `key` bound.
+    fn find(
+        &mut self,
+        sql: &str,
+        key: &UrnKey<'_>,
+    ) -> impl Future<Output = Result<Option<StoredUrn>, Self::Error>>;
+
+    /// [`Client::find`] for the last try: no row is the client's own "no rows" error (sqlx's
+    /// `RowNotFound`, diesel's `NotFound`, …).
+    fn find_one(
+        &mut self,
+        sql: &str,
+        key: &UrnKey<'_>,
+    ) -> impl Future<Output = Result<StoredUrn, Self::Error>>;
+}
+
+/// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either way:
+/// the insert; on a conflict, the lookup by key; if the conflicting row is gone by then, the
+/// insert again, [`ATTEMPTS`] times in all, the last lookup's "no rows" being the client's
+/// error. `inserted` is true only in the row an insert returned as its own.
+pub(crate) async fn insert_or_get<C: Client>(
+    client: &mut C,
+    plan: &Plan,
+    urn: &Urn,
+) -> Result<StoredUrn, C::Error> {
+    let key = urn.key();
+    let mut attempt = 1;
+    loop {
+        match client.insert(plan, urn).await {
+            Inserted::Row(row) => return Ok(row),
+            Inserted::Nothing | Inserted::Duplicate => {}
+            Inserted::Failed(e) => return Err(e),
+        }
+        if attempt == ATTEMPTS {
+            return client.find_one(&plan.lookup, &key).await;
+        }
+        if let Some(row) = client.find(&plan.lookup, &key).await? {
+            return Ok(row);
+        }
+        attempt += 1;
+    }
+}
+
+/// Runs a future of a blocking client, which is ready the first time it is polled, to its end
+/// on this thread.
+pub(crate) fn run_blocking<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    let mut context = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
+            return output;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_keys_own_duplicate_counts() {
+        let conflict = Conflict::DuplicateKey {
+            index: "items_urn_key_unique".into(),
+        };
+        assert!(conflict.is_key("Duplicate entry '\u{1}' for key 'items_urn_key_unique'"));
+        assert!(conflict.is_key("Duplicate entry 'x' for key 'items.items_urn_key_unique'"));
+        assert!(!conflict.is_key("Duplicate entry 'x' for key 'items_sku_unique'"));
+        assert!(!conflict.is_key("Duplicate entry 'items_urn_key_unique' for key 'PRIMARY'"));
+        assert!(!Conflict::NoRow.is_key("Duplicate entry 'x' for key 'items_urn_key_unique'"));
+    }
+
+    /// A client whose statements answer from a script, to follow the protocol's steps.
+    struct Scripted {
+        inserts: Vec<Inserted<String>>,
+        finds: Vec<Option<StoredUrn>>,
+        calls: Vec<&'static str>,
+    }
+
+    impl Client for Scripted {
+        type Error = String;
+        async fn insert(&mut self, _: &Plan, _: &Urn) -> Inserted<String> {
+            self.calls.push("insert");
+            self.inserts.remove(0)
+        }
+        async fn find(&mut self, _: &str, _: &UrnKey<'_>) -> Result<Option<StoredUrn>, String> {
+            self.calls.push("find");
+            Ok(self.finds.remove(0))
+        }
+        async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<StoredUrn, String> {
+            self.find(sql, key)
+                .await?
+                .ok_or_else(|| "no rows".to_owned())
+        }
+    }
+
+    fn row(inserted: bool) -> StoredUrn {
+        let urn: Urn = "urn:example:a".parse().unwrap_or_else(|e| panic!("{e}"));
+        StoredUrn {
+            id: 1,
+            key: urn.key().into_owned(),
+            urn,
+            inserted,
+        }
+    }
+
+    fn plan() -> Plan {
+        Plan {
+            insert: String::new(),
+            find: String::new(),
+            lookup: String::new(),
+            conflict: Conflict::NoRow,
+            insert_then_read: None,
+        }
+    }
+
+    #[test]
+    fn conflicts_are_looked_up_and_vanished_rows_retried() {
+        let urn: Urn = "urn:example:a".parse().unwrap_or_else(|e| panic!("{e}"));
+        let mut client = Scripted {
+            inserts: vec![
+                Inserted::Nothing,
+                Inserted::Duplicate,
+                Inserted::Row(row(true)),
+            ],
+            finds: vec![None, None],
+            calls: Vec::new(),
+        };
+        let got = run_blocking(insert_or_get(&mut client, &plan(), &urn));
+        assert_eq!(got, Ok(row(true)));
+        assert_eq!(client.calls, ["insert", "find", "insert", "find", "insert"]);
+        let mut client = Scripted {
+            inserts: vec![Inserted::Nothing, Inserted::Nothing, Inserted::Nothing],
+            finds: vec![None, None, None],
+            calls: Vec::new(),
+        };
+        let got = run_blocking(insert_or_get(&mut client, &plan(), &urn));
+        assert_eq!(got, Err("no rows".to_owned()));
+        let mut client = Scripted {
+            inserts: vec![Inserted::Failed("boom".into())],
+            finds: vec![],
+            calls: Vec::new(),
+        };
+        let got = run_blocking(insert_or_get(&mut client, &plan(), &urn));
+        assert_eq!(got, Err("boom".to_owned()));
+        let mut client = Scripted {
+            inserts: vec![Inserted::Duplicate],
+            finds: vec![Some(row(false))],
+            calls: Vec::new(),
+        };
+        let got = run_blocking(insert_or_get(&mut client, &plan(), &urn));
+        assert_eq!(got, Ok(row(false)));
+    }
+}
