@@ -379,19 +379,41 @@ async fn values_round_trip_and_bad_stored_values_are_decode_errors() {
     db.drop().await;
 }
 
-/// The install refuses to replace a routine of its names that another user defined, naming it
-/// and its definer (its code would run in every writer's trigger).
+/// The install checks each routine name in its own kind. Another user's *procedure*
+/// `urn_check` or *function* `urn_refuse` (the other routine namespace of each name) neither
+/// blocks it nor is called (revision 1 refused every install after one); another user's
+/// function `urn_valid` stops it, naming the routine and its definer (its code would run in
+/// every session that calls it).
 #[tokio::test]
 async fn the_install_refuses_routines_another_user_defined() {
     let Some(db) = Db::new("mariadb_definer").await else {
         return;
     };
-    // Another user's urn_valid in its place (a user allowed to create routines there could
-    // make it; the administrator stands in for it, naming that user as definer).
+    // A user allowed to create routines there could make them; the administrator stands in
+    // for it, naming that user as definer.
     let user = support::schema_name("urn_other");
     db.server
         .execute(AssertSqlSafe(format!(
-            "CREATE USER '{user}'@'localhost'; DROP FUNCTION {0}.urn_valid; \
+            "CREATE USER '{user}'@'localhost'; \
+             CREATE DEFINER = '{user}'@'localhost' PROCEDURE {0}.urn_check(v TEXT) SELECT 1; \
+             CREATE DEFINER = '{user}'@'localhost' FUNCTION {0}.urn_refuse(v TEXT) RETURNS INT \
+             DETERMINISTIC NO SQL RETURN 1",
+            db.name
+        )))
+        .await
+        .unwrap();
+    install(&db.pool).await.unwrap();
+    let check: Option<String> = sqlx::query_scalar("SELECT urn_check('urn:example:a b')")
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        check.as_deref(),
+        Some("invalid URN: ' ' at byte 13 is not allowed in the NSS")
+    );
+    db.server
+        .execute(AssertSqlSafe(format!(
+            "DROP FUNCTION {0}.urn_valid; \
              CREATE DEFINER = '{user}'@'localhost' FUNCTION {0}.urn_valid(v TEXT) RETURNS BOOLEAN \
              DETERMINISTIC NO SQL RETURN TRUE",
             db.name
@@ -774,41 +796,6 @@ async fn a_table_is_never_left_without_its_triggers() {
     );
     db.server
         .execute(AssertSqlSafe(format!("DROP USER '{user}'@'%'")))
-        .await
-        .unwrap();
-    db.drop().await;
-}
-
-/// The install checks each routine name in its own kind: another user's *procedure*
-/// `urn_check` (the other routine namespace) neither blocks the install nor is called; another
-/// user's *function* of an install's name still stops it.
-#[tokio::test]
-async fn the_install_checks_each_routine_kind() {
-    let Some(db) = Db::new("mariadb_kinds").await else {
-        return;
-    };
-    let user = support::schema_name("urn_other");
-    db.server
-        .execute(AssertSqlSafe(format!(
-            "CREATE USER '{user}'@'localhost'; \
-             CREATE DEFINER = '{user}'@'localhost' PROCEDURE {0}.urn_check(v TEXT) SELECT 1; \
-             CREATE DEFINER = '{user}'@'localhost' FUNCTION {0}.urn_refuse(v TEXT) RETURNS INT \
-             DETERMINISTIC NO SQL RETURN 1",
-            db.name
-        )))
-        .await
-        .unwrap();
-    install(&db.pool).await.unwrap();
-    let check: Option<String> = sqlx::query_scalar("SELECT urn_check('urn:example:a b')")
-        .fetch_one(&db.pool)
-        .await
-        .unwrap();
-    assert_eq!(
-        check.as_deref(),
-        Some("invalid URN: ' ' at byte 13 is not allowed in the NSS")
-    );
-    db.server
-        .execute(AssertSqlSafe(format!("DROP USER '{user}'@'localhost'")))
         .await
         .unwrap();
     db.drop().await;

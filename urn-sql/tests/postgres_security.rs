@@ -379,6 +379,19 @@ async fn plants(conn: &mut PgConnection) -> Vec<String> {
     statements
 }
 
+/// Makes the keyed tables (name, table) and grants `writer` reading and writing them.
+async fn make_tables(admin: &mut PgConnection, tables: &[(&str, &UrnTable)], writer: &str) {
+    for (name, table) in tables {
+        admin
+            .execute(AssertSqlSafe(format!(
+                "{} GRANT SELECT, INSERT, UPDATE ON {name} TO {writer};",
+                Dialect::Postgres.create_table_sql(table),
+            )))
+            .await
+            .unwrap();
+    }
+}
+
 /// `name` double-quoted where SQL needs it (`left`, `right` are keywords).
 fn quote(name: &str) -> String {
     format!("\"{name}\"")
@@ -479,15 +492,12 @@ async fn planted_functions_and_operators_never_run() {
         .unwrap()
         .hash_partitioned(4)
         .unwrap();
-    for (name, table) in [("items", &plain), ("parted", &parted)] {
-        admin
-            .execute(AssertSqlSafe(format!(
-                "{} GRANT SELECT, INSERT, UPDATE ON {name} TO {writer};",
-                Dialect::Postgres.create_table_sql(table),
-            )))
-            .await
-            .unwrap();
-    }
+    make_tables(
+        &mut admin,
+        &[("items", &plain), ("parted", &parted)],
+        &writer,
+    )
+    .await;
 
     // The writer: every spelling through insert_or_get and find, literal INSERTs and COPY.
     let mut conn = db.as_role(&writer).await;
@@ -1123,15 +1133,12 @@ async fn statements_resolve_no_name_through_the_search_path() {
         .unwrap()
         .hash_partitioned(4)
         .unwrap();
-    for (name, table) in [("items", &plain), ("parted", &parted)] {
-        admin
-            .execute(AssertSqlSafe(format!(
-                "{} GRANT SELECT, INSERT, UPDATE ON {name} TO {writer};",
-                Dialect::Postgres.create_table_sql(table),
-            )))
-            .await
-            .unwrap();
-    }
+    make_tables(
+        &mut admin,
+        &[("items", &plain), ("parted", &parted)],
+        &writer,
+    )
+    .await;
     let mut conn = db.as_role(&writer).await;
     conn.execute(hijacked).await.unwrap();
     let groups = spelling_groups(100);
