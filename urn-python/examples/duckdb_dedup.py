@@ -1,5 +1,5 @@
 """Deduplicate a DuckDB table by canonical key, with urnkit's Arrow functions registered as
-DuckDB Python UDFs (``type="arrow"``: DuckDB hands each vector over as Arrow, no Python call
+DuckDB Python UDFs (``type=ARROW``: DuckDB hands each vector over as Arrow, no Python call
 per row)."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from typing import List, Tuple
 
 import duckdb
 import pyarrow as pa
+from duckdb.func import ARROW
 from duckdb.sqltypes import BOOLEAN, VARCHAR
 
 import urnkit.arrow
@@ -16,12 +17,8 @@ import urnkit.arrow
 def connect() -> duckdb.DuckDBPyConnection:
     """An in-memory database with ``urn_key(text)`` and ``urn_is_valid(text)``."""
     con = duckdb.connect()
-    con.create_function(
-        "urn_key", lambda v: urnkit.arrow.key(v), [VARCHAR], VARCHAR, type="arrow"
-    )
-    con.create_function(
-        "urn_is_valid", lambda v: urnkit.arrow.is_valid(v), [VARCHAR], BOOLEAN, type="arrow"
-    )
+    con.create_function("urn_key", urnkit.arrow.key, [VARCHAR], VARCHAR, type=ARROW)
+    con.create_function("urn_is_valid", urnkit.arrow.is_valid, [VARCHAR], BOOLEAN, type=ARROW)
     return con
 
 

@@ -3,6 +3,8 @@ offsets; key the good ones (``urnkit.arrow`` over the column's own Arrow data)."
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -16,7 +18,7 @@ def checked(df: pd.DataFrame, column: str) -> pd.DataFrame:
     values = pa.chunked_array(pa.array(df[column].array))  # the column's Arrow data, no copy
     problems = urnkit.arrow.check(values)
 
-    def column_of(values: pa.ChunkedArray) -> pd.Series:
+    def column_of(values: "pa.ChunkedArray[Any]") -> "pd.Series[Any]":
         return pd.Series(pd.arrays.ArrowExtensionArray(values), index=df.index)
 
     return df.assign(
@@ -28,8 +30,8 @@ def checked(df: pd.DataFrame, column: str) -> pd.DataFrame:
 
 def main() -> None:
     df = pd.DataFrame(
-        {"id": pd.array(["URN:ISBN:0-395-36341-1", "urn:example:a b", None, "urn:x:y",
-                         "urn:isbn:0395363411"], dtype=pd.ArrowDtype(pa.string()))}
+        {"id": pd.Series(["URN:ISBN:0-395-36341-1", "urn:example:a b", None, "urn:x:y",
+                          "urn:isbn:0395363411"], dtype=pd.ArrowDtype(pa.string()))}
     )
     out = checked(df, "id")
     bad = out[out["kind"].notna()]

@@ -58,8 +58,10 @@ impl<O: OffsetSizeTrait> TextBuilder for GenericStringBuilder<O> {
 }
 
 impl TextBuilder for StringViewBuilder {
-    fn with_capacity(rows: usize, _bytes: usize) -> Self {
-        StringViewBuilder::with_capacity(rows)
+    fn with_capacity(rows: usize, bytes: usize) -> Self {
+        // One data block for all the long values (views of up to 12 bytes are inline).
+        let block = u32::try_from(bytes).unwrap_or(u32::MAX).max(8 * 1024);
+        StringViewBuilder::with_capacity(rows).with_fixed_block_size(block)
     }
     fn value(&mut self, text: &str) {
         self.append_value(text);

@@ -80,28 +80,3 @@ pub fn problem(value: &str) -> Option<(&'static str, usize)> {
 pub fn offset_i64(offset: usize) -> i64 {
     i64::try_from(offset).unwrap_or(i64::MAX)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn answers() {
-        assert_eq!(
-            text(Op::Key, "URN:ISBN:0-395-36341-1").map(|t| t.as_str().to_owned()),
-            Some("urn:isbn:0395363411".to_owned())
-        );
-        assert_eq!(
-            text(Op::Nid, "URN:ISBN:0-395-36341-1").map(|t| t.as_str().to_owned()),
-            Some("ISBN".to_owned())
-        );
-        assert!(text(Op::Nss, "nope").is_none());
-        assert!(is_valid("urn:example:a") && !is_valid("urn:example:a b"));
-        assert_eq!(problem("urn:example:a?b"), Some(("bare_question_mark", 13)));
-        assert_eq!(problem("urn:example:a"), None);
-        for name in ["key", "is_valid", "nid", "nss", "check"] {
-            assert!(Op::from_name(name).is_some());
-        }
-        assert_eq!(Op::from_name("other"), None);
-    }
-}

@@ -73,6 +73,11 @@ class Oracle:
         ).stdout
         return [json.loads(line) for line in out.splitlines()]
 
+    def namespaces(self) -> List[str]:
+        """The NIDs of urn-core's ``KnownNamespace::ALL``."""
+        out = subprocess.run([self.path, "namespaces"], check=True, capture_output=True, text=True)
+        return out.stdout.split()
+
     def close(self) -> None:
         if self._process.stdin is not None:
             self._process.stdin.close()

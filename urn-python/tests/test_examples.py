@@ -34,7 +34,7 @@ def test_duckdb_deduplicates_by_the_rust_key(oracle: Oracle) -> None:
            "URN:EXAMPLE:a%2C#p1", "not a urn", None, "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
            "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"]
     rows = duckdb_dedup.deduplicated(duckdb_dedup.connect(), pa.table({"id": ids}))
-    first = {}
+    first: Dict[str, str] = {}
     for text in ids:
         if text is None:
             continue
@@ -47,7 +47,9 @@ def test_duckdb_deduplicates_by_the_rust_key(oracle: Oracle) -> None:
 
 def test_pandas_reports_bad_rows_with_offsets(oracle: Oracle) -> None:
     texts = ["URN:ISBN:0-395-36341-1", "urn:example:a b", None, "urn:x:y"]
-    df = pd.DataFrame({"id": pd.array(texts, dtype=pd.ArrowDtype(pa.string()))}, index=[10, 11, 12, 13])
+    df = pd.DataFrame(
+        {"id": pd.Series(texts, dtype=pd.ArrowDtype(pa.string()), index=[10, 11, 12, 13])}
+    )
     out = pandas_check.checked(df, "id")
     assert list(out.index) == [10, 11, 12, 13]
     for text, (_, row) in zip(texts, out.iterrows()):

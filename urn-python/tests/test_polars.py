@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Union
 
 import polars as pl
 import pytest
@@ -20,7 +20,7 @@ NAMESPACE: Dict[str, Callable[[pl.Expr], pl.Expr]] = {
     "check": lambda e: e.urn.check(),  # type: ignore[attr-defined]
 }
 
-FUNCTIONS: Dict[str, Callable[[pl.Expr], pl.Expr]] = {
+FUNCTIONS: Dict[str, Callable[[Union[pl.Expr, str]], pl.Expr]] = {
     "key": urnkit.polars.key, "is_valid": urnkit.polars.is_valid, "nid": urnkit.polars.nid,
     "nss": urnkit.polars.nss, "check": urnkit.polars.check,
 }

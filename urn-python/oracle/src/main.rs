@@ -5,6 +5,7 @@
 //! - `urnkit-oracle answers`: for each stdin line (a JSON string), one JSON object with what
 //!   urn-core says of it (verdict, components, keys, error kind/offset/message under both
 //!   syntaxes, namespace validation, each typed namespace's verdict);
+//! - `urnkit-oracle namespaces`: the NIDs of `KnownNamespace::ALL`, one a line;
 //! - `urnkit-oracle bench-key FILE ROUNDS`: times `UrnRef::parse` + `key()` over the JSON
 //!   strings of FILE (each key copied into one output buffer, as a columnar kernel does) and
 //!   prints the best round in seconds.
@@ -154,6 +155,12 @@ fn main() -> ExitCode {
         .as_slice()
     {
         ["answers"] => answers(),
+        ["namespaces"] => {
+            for ns in urn_core::KnownNamespace::ALL {
+                println!("{}", ns.nid());
+            }
+            Ok(())
+        }
         ["corpus", n] => match n.parse() {
             Ok(n) => corpus(n),
             Err(e) => Err(io::Error::new(io::ErrorKind::InvalidInput, e)),
@@ -163,7 +170,9 @@ fn main() -> ExitCode {
             Err(e) => Err(io::Error::new(io::ErrorKind::InvalidInput, e)),
         },
         _ => {
-            eprintln!("usage: urnkit-oracle answers | corpus N | bench-key FILE ROUNDS");
+            eprintln!(
+                "usage: urnkit-oracle answers | corpus N | namespaces | bench-key FILE ROUNDS"
+            );
             return ExitCode::from(2);
         }
     };

@@ -1,10 +1,11 @@
 """Type stubs of the extension module (``src/*.rs``)."""
 
-from typing import Any, ClassVar, Dict, Optional, Tuple, TypeVar
+from typing import Any, ClassVar, Dict, List, Optional, Tuple, TypeVar
 
 from ._errors import UrnError
 
 __version__: str
+TYPED_NIDS: List[str]
 WRONG_NAMESPACE: str
 INVALID_NSS: str
 

@@ -9,17 +9,27 @@ the GIL and without a Python object per row.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Union, overload
+from typing import TYPE_CHECKING, Any, Union, overload
 
 from . import _urnkit
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    Array = pa.Array[Any]
+    ChunkedArray = pa.ChunkedArray[Any]
+else:
+    # Defined at run time too: DuckDB's create_function (and typing.get_type_hints) evaluate
+    # the annotations.
+    try:
+        from pyarrow import Array, ChunkedArray
+    except ImportError:  # without pyarrow: any Arrow C Data Interface object
+        Array = ChunkedArray = Any
+
 __all__ = ["check", "is_valid", "key", "nid", "nss"]
 
 
-def _run(operation: str, values: Union["pa.Array", "pa.ChunkedArray"]) -> Union["pa.Array", "pa.ChunkedArray"]:
+def _run(operation: str, values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
     if hasattr(values, "__arrow_c_array__"):
         return _urnkit.arrow_array(operation, values)  # type: ignore[no-any-return]
     if hasattr(values, "__arrow_c_stream__"):
@@ -31,46 +41,46 @@ def _run(operation: str, values: Union["pa.Array", "pa.ChunkedArray"]) -> Union[
 
 
 @overload
-def key(values: "pa.ChunkedArray") -> "pa.ChunkedArray": ...
+def key(values: ChunkedArray) -> ChunkedArray: ...
 @overload
-def key(values: "pa.Array") -> "pa.Array": ...
-def key(values: Union["pa.Array", "pa.ChunkedArray"]) -> Union["pa.Array", "pa.ChunkedArray"]:
+def key(values: Array) -> Array: ...
+def key(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
     """The canonical key of each value (rules V1), null for an invalid URN; same string type."""
     return _run("key", values)
 
 
 @overload
-def is_valid(values: "pa.ChunkedArray") -> "pa.ChunkedArray": ...
+def is_valid(values: ChunkedArray) -> ChunkedArray: ...
 @overload
-def is_valid(values: "pa.Array") -> "pa.Array": ...
-def is_valid(values: Union["pa.Array", "pa.ChunkedArray"]) -> Union["pa.Array", "pa.ChunkedArray"]:
+def is_valid(values: Array) -> Array: ...
+def is_valid(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
     """Whether each value is a URN (RFC 8141), as ``bool``."""
     return _run("is_valid", values)
 
 
 @overload
-def nid(values: "pa.ChunkedArray") -> "pa.ChunkedArray": ...
+def nid(values: ChunkedArray) -> ChunkedArray: ...
 @overload
-def nid(values: "pa.Array") -> "pa.Array": ...
-def nid(values: Union["pa.Array", "pa.ChunkedArray"]) -> Union["pa.Array", "pa.ChunkedArray"]:
+def nid(values: Array) -> Array: ...
+def nid(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
     """The NID of each value as written, null for an invalid URN."""
     return _run("nid", values)
 
 
 @overload
-def nss(values: "pa.ChunkedArray") -> "pa.ChunkedArray": ...
+def nss(values: ChunkedArray) -> ChunkedArray: ...
 @overload
-def nss(values: "pa.Array") -> "pa.Array": ...
-def nss(values: Union["pa.Array", "pa.ChunkedArray"]) -> Union["pa.Array", "pa.ChunkedArray"]:
+def nss(values: Array) -> Array: ...
+def nss(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
     """The NSS of each value as written, null for an invalid URN."""
     return _run("nss", values)
 
 
 @overload
-def check(values: "pa.ChunkedArray") -> "pa.ChunkedArray": ...
+def check(values: ChunkedArray) -> ChunkedArray: ...
 @overload
-def check(values: "pa.Array") -> "pa.Array": ...
-def check(values: Union["pa.Array", "pa.ChunkedArray"]) -> Union["pa.Array", "pa.ChunkedArray"]:
+def check(values: Array) -> Array: ...
+def check(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
     """Why each value is not a URN: ``struct<kind: string, offset: int64>`` (the Rust error
     kind in snake_case and the byte offset), null for a valid URN and for a null."""
     return _run("check", values)
