@@ -32,7 +32,7 @@ python="$venv/bin/python"
 
 step "fmt, clippy"
 cargo fmt --all -- --check
-cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy --quiet --workspace --all-targets -- -D warnings
 
 step "wheel (maturin, release, abi3)"
 dist="$CARGO_TARGET_DIR/wheels-ci"

@@ -17,7 +17,14 @@ use std::time::Instant;
 use serde_json::{Value, json};
 use urn_core::{NsUrnError, ParseError, Syntax, Urn, UrnRef};
 
-#[allow(dead_code, unreachable_pub)]
+// urn-sql's test support, compiled in unchanged: test code, with test code's unwraps.
+#[allow(
+    dead_code,
+    unreachable_pub,
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 #[path = "../../../urn-sql/tests/support/corpus.rs"]
 mod corpus;
 
