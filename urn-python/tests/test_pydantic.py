@@ -109,6 +109,8 @@ def test_instances_are_accepted_and_narrowed() -> None:
     assert type(narrowed) is IsbnUrn and narrowed == generic
     with pytest.raises(pydantic.ValidationError):
         TypeAdapter(UuidUrn).validate_python(generic)
+    typed = IsbnUrn("urn:isbn:0395363411")
+    assert TypeAdapter(Urn).validate_python(typed) is typed  # an IsbnUrn is a Urn
 
 
 def test_json_schema_is_urn_schemas() -> None:

@@ -25,9 +25,9 @@ _NAMESPACE_KINDS = (WRONG_NAMESPACE, INVALID_NSS)
 
 def _validator(cls: Type[Urn]) -> Callable[[Any], Urn]:
     def validate(value: Any) -> Urn:
-        if type(value) is cls:
+        if isinstance(value, cls):
             return value
-        if isinstance(value, Urn):
+        if isinstance(value, Urn):  # another class: checked as the field's class
             value = str(value)
         if not isinstance(value, str):
             raise PydanticCustomError(
