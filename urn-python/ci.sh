@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# urnkit's CI, from a clean clone: lint the Rust workspace, build the wheel with maturin,
+# install it into a virtual environment with the pinned test dependencies, build the Rust
+# oracle, and run pytest (every entry point against Rust's answers), mypy --strict and the
+# benchmark as a smoke run. Prints the elapsed time before each step.
+#
+# Reused between runs on one machine (both outside the clone, since CI clones afresh):
+#   URN_PYTHON_VENV   the virtual environment (default ~/.cache/urn-python-venv), refreshed
+#                     when requirements-ci.txt changes
+#   CARGO_TARGET_DIR  the Rust target directory (default ~/.cache/urn-ci-target/python): the
+#                     Polars crates take most of the cold build
+set -euo pipefail
+cd "$(dirname "$0")"
+cache="${XDG_CACHE_HOME:-$HOME/.cache}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$cache/urn-ci-target/python}"
+export CARGO_TERM_COLOR=never
+venv="${URN_PYTHON_VENV:-$cache/urn-python-venv}"
+start=$SECONDS
+step() { echo "== urn-python/ci.sh +$((SECONDS - start))s: $*"; }
+
+step "virtual environment ($venv)"
+stamp="$venv/.urnkit-requirements"
+if [ ! -x "$venv/bin/python" ] || ! cmp -s requirements-ci.txt "$stamp"; then
+    if ! python3 -m venv --clear "$venv" >/dev/null 2>&1; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
+        python3 -m venv --clear "$venv"
+    fi
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r requirements-ci.txt
+    cp requirements-ci.txt "$stamp"
+fi
+python="$venv/bin/python"
+
+step "fmt, clippy"
+cargo fmt --all -- --check
+cargo clippy --quiet --workspace --all-targets -- -D warnings
+
+step "wheel (maturin, release, abi3)"
+dist="$CARGO_TARGET_DIR/wheels-ci"
+rm -rf "$dist"
+"$venv/bin/maturin" build --release --quiet -o "$dist"
+"$python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$dist"/urnkit-*.whl
+
+step "oracle"
+cargo build --release --quiet -p urnkit-oracle
+export URNKIT_ORACLE="$CARGO_TARGET_DIR/release/urnkit-oracle"
+
+step "pytest"
+# From outside the source tree, so the installed wheel is what is tested.
+(cd tests && "$python" -m pytest -q -p no:cacheprovider .)
+
+step "mypy --strict"
+"$venv/bin/mypy" --config-file pyproject.toml
+
+step "benchmark (smoke run)"
+"$python" benches/bench.py --quick
+
+step "done"

@@ -1,0 +1,51 @@
+"""urnkit: RFC 8141 URNs with the urn workspace's Rust parser and canonical keys.
+
+>>> import urnkit
+>>> urnkit.key("URN:ISBN:0-395-36341-1")
+'urn:isbn:0395363411'
+>>> urnkit.Urn("urn:isbn:0395363411") == urnkit.parse("URN:ISBN:0-395-36341-1")
+True
+
+``urnkit.arrow`` (pyarrow) and ``urnkit.polars`` (Polars) hold the columnar functions; the
+classes are pydantic v2 field types when pydantic is installed.
+"""
+
+from __future__ import annotations
+
+from ._errors import UrnError
+from ._urnkit import (
+    ExampleUrn,
+    IetfUrn,
+    IsbnUrn,
+    IssnUrn,
+    LexUrn,
+    MpegUrn,
+    NbnUrn,
+    OgcUrn,
+    OidUrn,
+    Urn,
+    UuidUrn,
+    __version__,
+    is_valid,
+    key,
+    parse,
+)
+
+__all__ = [
+    "ExampleUrn",
+    "IetfUrn",
+    "IsbnUrn",
+    "IssnUrn",
+    "LexUrn",
+    "MpegUrn",
+    "NbnUrn",
+    "OgcUrn",
+    "OidUrn",
+    "Urn",
+    "UrnError",
+    "UuidUrn",
+    "__version__",
+    "is_valid",
+    "key",
+    "parse",
+]

@@ -1,0 +1,86 @@
+"""The URN functions over Arrow string columns (pyarrow).
+
+Each takes a ``pyarrow.Array`` or ``pyarrow.ChunkedArray`` (or any object exporting the Arrow
+C Data Interface) of ``string``, ``large_string`` or ``string_view``, reads it without
+copying, and returns the same kind of object (a chunked array keeps its chunks). A null stays
+null; an invalid URN gives a null ``key``, ``nid`` and ``nss``. The work runs in Rust, without
+the GIL and without a Python object per row.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Union, overload
+
+from . import _urnkit
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    Array = pa.Array[Any]
+    ChunkedArray = pa.ChunkedArray[Any]
+else:
+    # Defined at run time too: DuckDB's create_function (and typing.get_type_hints) evaluate
+    # the annotations.
+    try:
+        from pyarrow import Array, ChunkedArray
+    except ImportError:  # without pyarrow: any Arrow C Data Interface object
+        Array = ChunkedArray = Any
+
+__all__ = ["check", "is_valid", "key", "nid", "nss"]
+
+
+def _run(operation: str, values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
+    if hasattr(values, "__arrow_c_array__"):
+        return _urnkit.arrow_array(operation, values)  # type: ignore[no-any-return]
+    if hasattr(values, "__arrow_c_stream__"):
+        return _urnkit.arrow_chunked(operation, values)  # type: ignore[no-any-return]
+    raise TypeError(
+        f"urnkit.arrow.{operation}() takes a pyarrow Array or ChunkedArray, "
+        f"not {type(values).__name__}"
+    )
+
+
+@overload
+def key(values: ChunkedArray) -> ChunkedArray: ...
+@overload
+def key(values: Array) -> Array: ...
+def key(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
+    """The canonical key of each value (rules V1), null for an invalid URN; same string type."""
+    return _run("key", values)
+
+
+@overload
+def is_valid(values: ChunkedArray) -> ChunkedArray: ...
+@overload
+def is_valid(values: Array) -> Array: ...
+def is_valid(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
+    """Whether each value is a URN (RFC 8141), as ``bool``."""
+    return _run("is_valid", values)
+
+
+@overload
+def nid(values: ChunkedArray) -> ChunkedArray: ...
+@overload
+def nid(values: Array) -> Array: ...
+def nid(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
+    """The NID of each value as written, null for an invalid URN."""
+    return _run("nid", values)
+
+
+@overload
+def nss(values: ChunkedArray) -> ChunkedArray: ...
+@overload
+def nss(values: Array) -> Array: ...
+def nss(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
+    """The NSS of each value as written, null for an invalid URN."""
+    return _run("nss", values)
+
+
+@overload
+def check(values: ChunkedArray) -> ChunkedArray: ...
+@overload
+def check(values: Array) -> Array: ...
+def check(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
+    """Why each value is not a URN: ``struct<kind: string, offset: int64>`` (the Rust error
+    kind in snake_case and the byte offset), null for a valid URN and for a null."""
+    return _run("check", values)

@@ -1,0 +1,251 @@
+//! The Polars expression plugin (`urnkit.polars` registers the `urn` namespace over these):
+//! each function runs over the string column's chunks in Rust, with no Python call per row,
+//! in eager, lazy and streaming queries alike.
+//!
+//! Polars loads this library as a plugin and calls, for a function `f`, the symbols
+//! `_polars_plugin_f` (the series in, the series out, through `polars_ffi::version_0`) and
+//! `_polars_plugin_field_f` (the output field), plus `_polars_plugin_get_version` and
+//! `_polars_plugin_get_last_error_message`: the ABI pyo3-polars' `polars_expr` macro generates,
+//! written out here so that the build needs polars-core and polars-ffi only.
+
+use std::cell::RefCell;
+use std::ffi::{CString, c_char};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use polars_arrow::array::{BooleanArray, MutableBinaryViewArray, Utf8ViewArray};
+use polars_arrow::bitmap::Bitmap;
+use polars_arrow::ffi::{ArrowSchema, export_field_to_c, import_field_from_c};
+use polars_core::prelude::*;
+use polars_error::polars_err;
+use polars_ffi::version_0::{CallerContext, SeriesExport, export_series, import_series_buffer};
+
+use crate::kernel::{self, Op};
+
+thread_local! {
+    /// The message of the last error on this thread, which Polars asks for after a call that
+    /// left its return value empty.
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+/// Records `message` as the last error.
+fn set_last_error(message: &str) {
+    let text = CString::new(message.replace('\0', "\u{fffd}")).unwrap_or_default();
+    LAST_ERROR.with(|last| *last.borrow_mut() = text);
+}
+
+/// The last error's message (valid until the next error on this thread).
+#[unsafe(no_mangle)]
+pub extern "C" fn _polars_plugin_get_last_error_message() -> *const c_char {
+    LAST_ERROR.with(|last| last.borrow().as_ptr())
+}
+
+/// The plugin ABI version this library was built for (polars-ffi's, major << 16 | minor).
+#[unsafe(no_mangle)]
+pub extern "C" fn _polars_plugin_get_version() -> u32 {
+    let (major, minor) = polars_ffi::get_version();
+    (u32::from(major) << 16) + u32::from(minor)
+}
+
+/// Runs `compute` on the series Polars hands over and writes its result, or records the error
+/// (a panic included) and leaves `return_value` as it is.
+///
+/// # Safety
+/// `inputs` points to `len` series exports that this call takes over, and `return_value` to a
+/// series export this call may overwrite: what Polars passes to a plugin function.
+unsafe fn run(
+    inputs: *mut SeriesExport,
+    len: usize,
+    return_value: *mut SeriesExport,
+    compute: fn(&[Series]) -> PolarsResult<Series>,
+) {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: the caller's contract.
+        let inputs = unsafe { import_series_buffer(inputs, len) }?;
+        compute(&inputs)
+    }));
+    match result {
+        // SAFETY: the caller's contract.
+        Ok(Ok(out)) => unsafe { *return_value = export_series(&out) },
+        Ok(Err(e)) => set_last_error(&e.to_string()),
+        Err(_) => set_last_error("urnkit: the plugin function panicked"),
+    }
+}
+
+/// Computes the output field from the input fields Polars hands over, or records the error.
+///
+/// # Safety
+/// `fields` points to `len` Arrow schemas that this call only reads, and `return_value` to a
+/// schema this call may overwrite: what Polars passes to a plugin's field function.
+unsafe fn output_field(
+    fields: *const ArrowSchema,
+    len: usize,
+    return_value: *mut ArrowSchema,
+    field: fn(&[Field]) -> PolarsResult<Field>,
+) {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: the caller's contract.
+        let schemas = unsafe { std::slice::from_raw_parts(fields, len) };
+        let inputs = schemas
+            .iter()
+            // SAFETY: each schema is a valid Arrow C schema (the caller's contract).
+            .map(|schema| unsafe { import_field_from_c(schema) }.map(|f| Field::from(&f)))
+            .collect::<PolarsResult<Vec<Field>>>()?;
+        field(&inputs)
+    }));
+    match result {
+        Ok(Ok(out)) => {
+            let schema = export_field_to_c(&out.to_arrow(CompatLevel::newest()));
+            // SAFETY: the caller's contract.
+            unsafe { *return_value = schema };
+        }
+        Ok(Err(e)) => set_last_error(&e.to_string()),
+        Err(_) => set_last_error("urnkit: the plugin's field function panicked"),
+    }
+}
+
+/// Exports a plugin function `$name` (symbols `_polars_plugin_$name`, `_polars_plugin_field_$name`).
+macro_rules! plugin_function {
+    ($doc:literal, $export:ident, $field_export:ident, $compute:expr, $field:expr) => {
+        #[doc = $doc]
+        ///
+        /// # Safety
+        /// Called by Polars only, with the plugin ABI's arguments.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $export(
+            inputs: *mut SeriesExport,
+            len: usize,
+            _kwargs: *const u8,
+            _kwargs_len: usize,
+            return_value: *mut SeriesExport,
+            _context: *mut CallerContext,
+        ) {
+            // SAFETY: Polars passes the ABI's arguments.
+            unsafe { run(inputs, len, return_value, $compute) }
+        }
+
+        #[doc = concat!("The output field of `", stringify!($export), "`.")]
+        ///
+        /// # Safety
+        /// Called by Polars only, with the plugin ABI's arguments.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $field_export(
+            fields: *const ArrowSchema,
+            len: usize,
+            return_value: *mut ArrowSchema,
+            _kwargs: *const u8,
+            _kwargs_len: usize,
+        ) {
+            // SAFETY: Polars passes the ABI's arguments.
+            unsafe { output_field(fields, len, return_value, $field) }
+        }
+    };
+}
+
+/// The one input column, as strings.
+fn strings(inputs: &[Series]) -> PolarsResult<&StringChunked> {
+    match inputs {
+        [series] => series.str(),
+        _ => Err(polars_err!(ComputeError: "the urn functions take one column")),
+    }
+}
+
+/// The input's name with type `dtype`.
+fn named(inputs: &[Field], dtype: DataType) -> PolarsResult<Field> {
+    let name = inputs.first().map(|f| f.name().clone()).unwrap_or_default();
+    Ok(Field::new(name, dtype))
+}
+
+/// A text result per value, chunk by chunk.
+fn texts(op: Op, inputs: &[Series]) -> PolarsResult<Series> {
+    let ca = strings(inputs)?;
+    let chunks = ca.downcast_iter().map(|array| {
+        let mut out = MutableBinaryViewArray::<str>::with_capacity(array.len());
+        for value in array.iter() {
+            match value.and_then(|v| kernel::text(op, v)) {
+                Some(text) => out.push_value(text.as_str()),
+                None => out.push_null(),
+            }
+        }
+        let frozen: Utf8ViewArray = out.freeze();
+        frozen
+    });
+    Ok(StringChunked::from_chunk_iter(ca.name().clone(), chunks).into_series())
+}
+
+/// `is_valid` per value, chunk by chunk (a null stays null).
+fn flags(inputs: &[Series]) -> PolarsResult<Series> {
+    let ca = strings(inputs)?;
+    let chunks = ca.downcast_iter().map(|array| {
+        array
+            .iter()
+            .map(|value| value.map(kernel::is_valid))
+            .collect::<BooleanArray>()
+    });
+    Ok(BooleanChunked::from_chunk_iter(ca.name().clone(), chunks).into_series())
+}
+
+/// The struct type of `check`: `{kind: str, offset: i64}`.
+fn check_dtype() -> DataType {
+    DataType::Struct(vec![
+        Field::new("kind".into(), DataType::String),
+        Field::new("offset".into(), DataType::Int64),
+    ])
+}
+
+/// `check`: the parse error's kind and byte offset, null for a valid URN and for a null.
+fn problems(inputs: &[Series]) -> PolarsResult<Series> {
+    let ca = strings(inputs)?;
+    let problems: Vec<Option<(&'static str, usize)>> =
+        ca.iter().map(|v| v.and_then(kernel::problem)).collect();
+    let kinds: StringChunked = problems.iter().map(|p| p.map(|(kind, _)| kind)).collect();
+    let offsets: Int64Chunked = problems
+        .iter()
+        .map(|p| p.map(|(_, offset)| kernel::offset_i64(offset)))
+        .collect();
+    let fields = [
+        kinds.with_name("kind".into()).into_series(),
+        offsets.with_name("offset".into()).into_series(),
+    ];
+    let mut out = StructChunked::from_series(ca.name().clone(), ca.len(), fields.iter())?;
+    if out.chunks().len() != 1 {
+        out = out.rechunk().into_owned();
+    }
+    let validity: Bitmap = problems.iter().map(Option::is_some).collect();
+    Ok(out.with_outer_validity(Some(validity)).into_series())
+}
+
+plugin_function!(
+    "`urn.key()`: the canonical key, null for an invalid URN.",
+    _polars_plugin_urn_key,
+    _polars_plugin_field_urn_key,
+    |inputs| texts(Op::Key, inputs),
+    |fields| named(fields, DataType::String)
+);
+plugin_function!(
+    "`urn.nid()`: the NID as written, null for an invalid URN.",
+    _polars_plugin_urn_nid,
+    _polars_plugin_field_urn_nid,
+    |inputs| texts(Op::Nid, inputs),
+    |fields| named(fields, DataType::String)
+);
+plugin_function!(
+    "`urn.nss()`: the NSS as written, null for an invalid URN.",
+    _polars_plugin_urn_nss,
+    _polars_plugin_field_urn_nss,
+    |inputs| texts(Op::Nss, inputs),
+    |fields| named(fields, DataType::String)
+);
+plugin_function!(
+    "`urn.is_valid()`: whether the value is a URN (a null stays null).",
+    _polars_plugin_urn_is_valid,
+    _polars_plugin_field_urn_is_valid,
+    flags,
+    |fields| named(fields, DataType::Boolean)
+);
+plugin_function!(
+    "`urn.check()`: the error kind and byte offset, null for a valid URN.",
+    _polars_plugin_urn_check,
+    _polars_plugin_field_urn_check,
+    problems,
+    |fields| named(fields, check_dtype())
+);
