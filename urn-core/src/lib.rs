@@ -52,6 +52,7 @@ mod integrations;
 mod key;
 mod key_rules;
 mod key_text;
+mod literal;
 mod namespaces;
 mod ns_urn;
 mod nss_key;
@@ -83,3 +84,15 @@ pub use parse::{DEFAULT_MAX_LEN, ParseOptions, Syntax};
 pub use registry::{NidStatus, REGISTRY_DATE, RegistryEntry, nid_status, registry, registry_entry};
 pub use urn::{Urn, UrnBuilder};
 pub use urn_ref::UrnRef;
+
+/// What the macros expand to; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    /// The typed literal `urn!(isbn: "…")`: `text` checked as a URN of the known namespace
+    /// whose NID is `namespace`.
+    #[must_use]
+    #[track_caller]
+    pub const fn typed(namespace: &str, text: &'static str) -> crate::UrnRef<'static> {
+        crate::UrnRef::from_offsets(text, crate::literal::typed(namespace, text))
+    }
+}

@@ -10,6 +10,7 @@ use crate::encoding::{self, DecodeError};
 use crate::error::ParseError;
 use crate::key::UrnKey;
 use crate::key_rules::KeyRules;
+use crate::literal;
 use crate::namespaces::{KnownNamespace, NamespaceError};
 use crate::parse::{self, Offsets, ParseOptions, Parsed};
 use crate::registry::{self, NidStatus};
@@ -59,6 +60,25 @@ impl<'a> UrnRef<'a> {
     /// ```
     pub fn parse_with(text: &'a str, options: impl Into<ParseOptions>) -> Result<Self, ParseError> {
         parse::parse(text, options.into()).map(|parsed| UrnRef { parsed })
+    }
+
+    /// Parses `text` as an RFC 8141 URN of at most [`DEFAULT_MAX_LEN`](crate::DEFAULT_MAX_LEN)
+    /// bytes in a `const fn`: the same answer as [`UrnRef::parse`] (the same components, key
+    /// and error), usable in constants. At run time prefer `parse`, which is several times
+    /// faster.
+    ///
+    /// ```
+    /// use urn_core::{ErrorKind, ParseError, UrnRef};
+    /// const CHECKED: Result<UrnRef<'static>, ParseError> = UrnRef::parse_const("urn:example:a?b");
+    /// assert!(matches!(CHECKED, Err(e) if e.kind() == ErrorKind::BareQuestionMark));
+    /// const VALID: bool = UrnRef::parse_const("urn:example:a").is_ok();
+    /// assert!(VALID);
+    /// ```
+    pub const fn parse_const(text: &'a str) -> Result<Self, ParseError> {
+        match literal::parse(text) {
+            Ok(offsets) => Ok(UrnRef::from_offsets(text, offsets)),
+            Err(e) => Err(e),
+        }
     }
 
     /// The view of text whose offsets a parse produced.
@@ -209,6 +229,37 @@ impl<'a> UrnRef<'a> {
     }
 }
 
+impl UrnRef<'static> {
+    /// The URN of a string literal, checked when the program is compiled if called in a
+    /// constant (as [`urn!`](crate::urn) does), like `http`'s `HeaderName::from_static`.
+    ///
+    /// ```
+    /// use urn_core::UrnRef;
+    /// const HOBBIT: UrnRef<'static> = UrnRef::from_static("urn:isbn:0-395-36341-1");
+    /// assert_eq!(HOBBIT.key().as_str(), "urn:isbn:0395363411");
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When `text` is not an RFC 8141 URN of at most
+    /// [`DEFAULT_MAX_LEN`](crate::DEFAULT_MAX_LEN) bytes, with the message of the
+    /// [`ParseError`] that [`UrnRef::parse`] returns: in a constant, that is a compile error.
+    /// Use [`UrnRef::parse`] for text that is not a literal.
+    ///
+    /// ```compile_fail,E0080
+    /// // error[E0080]: evaluation panicked: invalid URN: the NSS at byte 12 is empty
+    /// const EMPTY: urn_core::UrnRef<'static> = urn_core::UrnRef::from_static("urn:example:");
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub const fn from_static(text: &'static str) -> UrnRef<'static> {
+        match UrnRef::parse_const(text) {
+            Ok(urn) => urn,
+            Err(e) => literal::refuse_parse(&e),
+        }
+    }
+}
+
 impl fmt::Display for UrnRef<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -260,5 +311,51 @@ impl Ord for UrnRef<'_> {
 impl Hash for UrnRef<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         canonical::hash(&self.parsed, state);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::string::{String, ToString};
+
+    use super::*;
+
+    /// What `from_static` and the typed form do at run time: panic with the compile error's text.
+    #[test]
+    fn refusals_panic_with_the_run_time_message() {
+        fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+            let payload = std::panic::catch_unwind(f).unwrap_err();
+            payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap()
+        }
+        let text: &'static str = "urn:example:a?b";
+        assert_eq!(
+            panic_message(|| {
+                let _ = UrnRef::from_static(text);
+            }),
+            UrnRef::parse(text).unwrap_err().to_string()
+        );
+        assert_eq!(
+            panic_message(|| {
+                let _ = crate::literal::typed("isbn", "urn:isbn:0-395-36341-2");
+            }),
+            "invalid isbn URN: the check digit does not match (byte 21)"
+        );
+        assert_eq!(
+            panic_message(|| {
+                let _ = crate::literal::typed("isbn", "urn:issn:0317-8471");
+            }),
+            r#"expected a URN in namespace "isbn", found "issn""#
+        );
+        assert_eq!(
+            panic_message(|| {
+                let _ = crate::literal::typed("acme", "urn:acme:1");
+            }),
+            "urn!(acme: ...): not a namespace urn-core knows; the typed form takes uuid, isbn, \
+             issn, ietf, oid, nbn, lex, mpeg, ogc or example"
+        );
     }
 }
