@@ -223,9 +223,11 @@ impl Borrow<str> for UrnKey<'_> {
     }
 }
 
+/// The key's text, padded, aligned and truncated exactly as `str` is; `{:#}` prints the same
+/// as `{}`.
 impl fmt::Display for UrnKey<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.pad(self.as_str())
     }
 }
 

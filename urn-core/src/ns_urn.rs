@@ -251,6 +251,7 @@ impl<N: Namespace> fmt::Debug for NsUrn<N> {
     }
 }
 
+/// The text, padded, aligned and truncated exactly as `str` is, as [`Urn`]'s `Display`.
 impl<N: Namespace> fmt::Display for NsUrn<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.urn, f)

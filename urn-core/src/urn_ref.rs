@@ -260,9 +260,11 @@ impl UrnRef<'static> {
     }
 }
 
+/// The text, padded, aligned and truncated exactly as `str` is (`{:>40}`, `{:.20}`); `{:#}`
+/// prints the same as `{}`.
 impl fmt::Display for UrnRef<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.pad(self.as_str())
     }
 }
 
