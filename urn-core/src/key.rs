@@ -9,7 +9,7 @@ use core::hash::{Hash, Hasher};
 use core::str::FromStr;
 
 use crate::canonical::{self, KeyBytes};
-use crate::error::{ErrorKind, ParseError};
+use crate::error::{ErrorKind, FromStringError, ParseError};
 use crate::key_rules::KeyRules;
 use crate::key_text::KeyText;
 use crate::parse::{self, ParseOptions, Syntax};
@@ -135,16 +135,19 @@ impl<'a> UrnKey<'a> {
 }
 
 impl UrnKey<'static> {
-    /// Checks and takes ownership of `text` without copying it.
+    /// Checks and takes ownership of `text` without copying it; on failure the error hands
+    /// the string back ([`FromStringError::into_string`]).
     ///
     /// ```
-    /// let key = urn_core::UrnKey::from_string("urn:isbn:0395363411".to_owned())?;
+    /// use urn_core::UrnKey;
+    /// let key = UrnKey::from_string("urn:isbn:0395363411".to_owned())?;
     /// assert_eq!(key.nss(), "0395363411");
-    /// assert!(urn_core::UrnKey::from_string("URN:ISBN:0395363411".to_owned()).is_err());
-    /// # Ok::<(), urn_core::ParseError>(())
+    /// let err = UrnKey::from_string("URN:ISBN:0395363411".to_owned()).unwrap_err();
+    /// assert_eq!(err.into_string(), "URN:ISBN:0395363411");
+    /// # Ok::<(), urn_core::FromStringError>(())
     /// ```
-    pub fn from_string(text: String) -> Result<Self, ParseError> {
-        Self::from_string_or_back(text).map_err(|(_, e)| e)
+    pub fn from_string(text: String) -> Result<Self, FromStringError> {
+        Self::from_string_or_back(text).map_err(|(text, e)| FromStringError::new(text, e))
     }
 
     /// Like [`UrnKey::from_string`], but hands the text back with the error.
@@ -163,9 +166,10 @@ impl FromStr for UrnKey<'static> {
     }
 }
 
+/// [`UrnKey::from_string`]: no copy, and the string back on failure.
 impl TryFrom<String> for UrnKey<'static> {
-    type Error = ParseError;
-    fn try_from(s: String) -> Result<Self, ParseError> {
+    type Error = FromStringError;
+    fn try_from(s: String) -> Result<Self, FromStringError> {
         UrnKey::from_string(s)
     }
 }

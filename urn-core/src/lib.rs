@@ -72,7 +72,7 @@ mod urn_ref;
 pub struct Readme;
 
 pub use encoding::{DecodeError, DecodeErrorKind, decode_nss, encode_nss};
-pub use error::{Component, ErrorKind, ParseError};
+pub use error::{Component, ErrorKind, FromStringError, ParseError};
 pub use key::UrnKey;
 pub use key_rules::KeyRules;
 pub use namespaces::{KnownNamespace, NamespaceError};

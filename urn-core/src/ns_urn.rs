@@ -8,6 +8,7 @@ use core::marker::PhantomData;
 use core::ops::Deref;
 use core::str::FromStr;
 
+use crate::error::FromStringError;
 use crate::namespaces::{KnownNamespace, NamespaceError, known_namespaces};
 use crate::{ParseError, Urn, UrnRef};
 
@@ -110,6 +111,13 @@ impl core::error::Error for NsUrnError {
 impl From<ParseError> for NsUrnError {
     fn from(e: ParseError) -> Self {
         NsUrnError::Parse(e)
+    }
+}
+
+/// The parse error, without the text.
+impl From<FromStringError> for NsUrnError {
+    fn from(e: FromStringError) -> Self {
+        NsUrnError::Parse(e.error())
     }
 }
 
@@ -217,6 +225,22 @@ impl<N: Namespace> TryFrom<Urn> for NsUrn<N> {
     }
 }
 
+/// [`NsUrn::parse`].
+///
+/// ```
+/// use urn_core::IsbnUrn;
+/// let isbn = IsbnUrn::try_from("urn:isbn:0-395-36341-1")?;
+/// assert!(IsbnUrn::try_from("urn:issn:0317-8471").is_err());
+/// # Ok::<(), urn_core::NsUrnError>(())
+/// ```
+impl<N: Namespace> TryFrom<&str> for NsUrn<N> {
+    type Error = NsUrnError;
+    fn try_from(s: &str) -> Result<Self, NsUrnError> {
+        Self::parse(s)
+    }
+}
+
+/// Takes the string without copying it.
 impl<N: Namespace> TryFrom<String> for NsUrn<N> {
     type Error = NsUrnError;
     fn try_from(s: String) -> Result<Self, NsUrnError> {
@@ -405,6 +429,20 @@ mod tests {
             ExampleUrn::parse("urn:isbn:0395363411"),
             Err(NsUrnError::WrongNamespace { .. })
         ));
+    }
+
+    /// `?` turns `Urn::from_string`'s error into an `NsUrnError`, as it did when that was a
+    /// `ParseError`.
+    #[test]
+    fn from_string_errors_convert_with_question_mark() {
+        fn typed(text: &str) -> Result<IsbnUrn, NsUrnError> {
+            IsbnUrn::new(Urn::from_string(text.into())?)
+        }
+        assert!(matches!(
+            typed("urn:isbn:"),
+            Err(NsUrnError::Parse(e)) if e.kind() == crate::ErrorKind::EmptyNss
+        ));
+        assert!(IsbnUrn::try_from("urn:isbn:0395363411").is_ok());
     }
 
     /// `Urn`, `UrnRef` and `NsUrn` compare with each other in both directions, by key.

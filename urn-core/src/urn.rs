@@ -10,7 +10,7 @@ use core::str::FromStr;
 
 use crate::UrnRef;
 use crate::encoding::DecodeError;
-use crate::error::{Component, ErrorKind, ParseError};
+use crate::error::{Component, ErrorKind, FromStringError, ParseError};
 use crate::key::UrnKey;
 use crate::key_rules::KeyRules;
 use crate::namespaces::{KnownNamespace, NamespaceError};
@@ -70,15 +70,19 @@ impl Urn {
         UrnRef::parse_with(text, options).map(Urn::from)
     }
 
-    /// Parses an RFC 8141 URN, taking the string without copying it.
+    /// Parses an RFC 8141 URN, taking the string without copying it; on failure the error
+    /// hands the string back ([`FromStringError::into_string`]).
     ///
     /// ```
-    /// let urn = urn_core::Urn::from_string(String::from("urn:example:a"))?;
+    /// use urn_core::Urn;
+    /// let urn = Urn::from_string(String::from("urn:example:a"))?;
     /// assert_eq!(urn.into_string(), "urn:example:a");
-    /// # Ok::<(), urn_core::ParseError>(())
+    /// let err = Urn::from_string(String::from("urn:example:a?b")).unwrap_err();
+    /// assert_eq!(err.into_string(), "urn:example:a?b");
+    /// # Ok::<(), urn_core::FromStringError>(())
     /// ```
-    pub fn from_string(text: String) -> Result<Self, ParseError> {
-        Self::from_string_or_back(text).map_err(|(_, e)| e)
+    pub fn from_string(text: String) -> Result<Self, FromStringError> {
+        Self::from_string_or_back(text).map_err(|(text, e)| FromStringError::new(text, e))
     }
 
     /// Like [`Urn::from_string`], but hands the text back with the error (for messages that
@@ -233,9 +237,10 @@ impl FromStr for Urn {
     }
 }
 
+/// [`Urn::from_string`]: no copy, and the string back on failure.
 impl TryFrom<String> for Urn {
-    type Error = ParseError;
-    fn try_from(s: String) -> Result<Self, ParseError> {
+    type Error = FromStringError;
+    fn try_from(s: String) -> Result<Self, FromStringError> {
         Urn::from_string(s)
     }
 }
@@ -489,7 +494,45 @@ impl UrnBuilder {
 
 #[cfg(test)]
 mod tests {
+    use alloc::string::ToString;
+
     use super::*;
+
+    /// A failed `from_string` gives the caller's allocation back, not a copy; `?` still turns
+    /// the error into a `ParseError`.
+    #[test]
+    fn a_failed_from_string_hands_the_string_back() {
+        let text = String::from("urn:example:a?b");
+        let at = text.as_ptr();
+        let err = Urn::from_string(text).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::BareQuestionMark, 13)
+        );
+        assert_eq!(err.to_string(), err.error().to_string());
+        assert_eq!(err.as_str(), "urn:example:a?b");
+        let back = err.into_string();
+        assert_eq!((back.as_str(), back.as_ptr()), ("urn:example:a?b", at));
+
+        let again = Urn::try_from(back).unwrap_err().into_string();
+        assert_eq!(again.as_ptr(), at);
+
+        let key = String::from("URN:example:a");
+        let at = key.as_ptr();
+        let err = UrnKey::from_string(key).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::KeyNotCanonical);
+        let key = err.into_string();
+        assert_eq!(key.as_ptr(), at);
+
+        fn question(text: &str) -> Result<Urn, ParseError> {
+            Ok(Urn::from_string(text.into())?)
+        }
+        assert_eq!(
+            question("urn:example:a b").unwrap_err().offset(),
+            13,
+            "`?` converts into ParseError"
+        );
+    }
 
     #[test]
     fn delimiters_inside_parts_are_errors() {

@@ -6,11 +6,12 @@ use schemars::{JsonSchema, SchemaGenerator, generate::SchemaSettings};
 use serde_json::Value;
 
 // The urn-core items this crate's users need, by name (each is urn-core's own type, with its
-// `JsonSchema` impl): the URN types, the typed aliases and markers, the patterns.
+// `JsonSchema` impl): the URN types, the typed aliases and markers, the patterns, the `urn!`
+// literal.
 pub use urn_core::{
     DEFAULT_MAX_LEN, ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, KnownNamespace, LexUrn, MpegUrn,
     Namespace, NbnUrn, NsUrn, OgcUrn, OidUrn, Urn, UrnKey, UrnRef, UuidUrn, namespace, ns,
-    patterns,
+    patterns, urn,
 };
 
 #[cfg(feature = "validate")]

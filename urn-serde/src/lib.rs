@@ -4,11 +4,12 @@
 
 // The urn-core items a serde user needs, by name: the URN types (whose `Serialize` and
 // `Deserialize` impls live in urn-core, behind the feature this crate turns on), the typed
-// namespaces, and the errors a failed deserialization carries as its source.
+// namespaces, the errors a failed deserialization carries as its source (and
+// `Urn::from_string`'s), and the `urn!` literal.
 pub use urn_core::{
-    ErrorKind, ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, LexUrn, MpegUrn, Namespace, NamespaceError,
-    NbnUrn, NsUrn, NsUrnError, OgcUrn, OidUrn, ParseError, Urn, UrnKey, UrnRef, UuidUrn, namespace,
-    ns,
+    ErrorKind, ExampleUrn, FromStringError, IetfUrn, IsbnUrn, IssnUrn, LexUrn, MpegUrn, Namespace,
+    NamespaceError, NbnUrn, NsUrn, NsUrnError, OgcUrn, OidUrn, ParseError, Urn, UrnKey, UrnRef,
+    UuidUrn, namespace, ns, urn,
 };
 
 #[cfg(feature = "axum")]
