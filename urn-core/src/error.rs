@@ -28,6 +28,7 @@ impl Component {
     /// ```
     /// assert_eq!(urn_core::Component::RComponent.name(), "r-component");
     /// ```
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Component::Scheme => "scheme",
@@ -122,6 +123,7 @@ impl ErrorKind {
     /// let err = urn_core::Urn::parse("urn:example:a?b").unwrap_err();
     /// assert_eq!(err.kind().name(), "bare_question_mark");
     /// ```
+    #[must_use]
     pub const fn name(&self) -> &'static str {
         match self {
             ErrorKind::Scheme => "scheme",
@@ -165,11 +167,13 @@ impl ParseError {
     }
 
     /// The rule that was broken.
+    #[must_use]
     pub const fn kind(&self) -> ErrorKind {
         self.kind
     }
 
     /// The byte index into the input at which the rule was broken.
+    #[must_use]
     pub const fn offset(&self) -> usize {
         self.offset
     }
@@ -181,6 +185,7 @@ impl ParseError {
     /// let err = urn_core::Urn::parse("urn:x:a b").unwrap_err();
     /// assert_eq!(err.detail().to_string(), "NID of 1 character at byte 4: it must have 2 to 32");
     /// ```
+    #[must_use]
     pub fn detail(&self) -> impl fmt::Display + '_ {
         Detail(self)
     }

@@ -95,6 +95,7 @@ impl<'a> UrnKey<'a> {
     }
 
     /// The key as text.
+    #[must_use]
     pub fn as_str(&self) -> &str {
         self.text.as_str()
     }
@@ -107,11 +108,13 @@ impl<'a> UrnKey<'a> {
     /// assert_eq!(urn.key().nss(), "0395363411");
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
+    #[must_use]
     pub fn nid(&self) -> &str {
         self.split().0
     }
 
     /// The normalized NSS.
+    #[must_use]
     pub fn nss(&self) -> &str {
         self.split().1
     }
@@ -122,6 +125,7 @@ impl<'a> UrnKey<'a> {
     }
 
     /// A key that owns its text (kept inline, without a heap allocation, up to 64 bytes).
+    #[must_use]
     pub fn into_owned(self) -> UrnKey<'static> {
         UrnKey {
             text: self.text.into_owned(),
@@ -129,6 +133,7 @@ impl<'a> UrnKey<'a> {
     }
 
     /// The key's text, owned.
+    #[must_use]
     pub fn into_string(self) -> String {
         self.text.into_string()
     }

@@ -75,6 +75,7 @@ pub enum NsUrnError {
 
 impl NsUrnError {
     /// The byte offset into the input where it went wrong.
+    #[must_use]
     pub fn offset(&self) -> usize {
         match self {
             NsUrnError::Parse(e) => e.offset(),
@@ -182,11 +183,13 @@ impl<N: Namespace> NsUrn<N> {
     }
 
     /// The underlying URN.
+    #[must_use]
     pub fn as_urn(&self) -> &Urn {
         &self.urn
     }
 
     /// The underlying URN, by value.
+    #[must_use]
     pub fn into_urn(self) -> Urn {
         self.urn
     }

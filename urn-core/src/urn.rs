@@ -113,6 +113,7 @@ impl Urn {
     /// assert_eq!(urn.as_str(), "urn:example:a%20b%2Fc?=lang=en");
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
+    #[must_use]
     pub fn builder(nid: &str, nss: &str) -> UrnBuilder {
         UrnBuilder::new(nid, nss)
     }
@@ -125,6 +126,7 @@ impl Urn {
     /// assert_eq!(plain.as_str(), "urn:example:a");
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
+    #[must_use]
     pub fn to_builder(&self) -> UrnBuilder {
         UrnBuilder::new(self.nid(), self.nss())
             .r_component(self.r_component())
@@ -133,61 +135,73 @@ impl Urn {
     }
 
     /// A view that borrows this URN's text (free: no copy, no parse).
+    #[must_use]
     pub fn as_urn_ref(&self) -> UrnRef<'_> {
         UrnRef::from_offsets(&self.text, self.offsets)
     }
 
     /// The URN exactly as given.
+    #[must_use]
     pub fn as_str(&self) -> &str {
         &self.text
     }
 
     /// The text, giving up the URN.
+    #[must_use]
     pub fn into_string(self) -> String {
         self.text
     }
 
     /// The namespace identifier, as written.
+    #[must_use]
     pub fn nid(&self) -> &str {
         self.as_urn_ref().nid()
     }
 
     /// The namespace-specific string, as written (percent-encoded).
+    #[must_use]
     pub fn nss(&self) -> &str {
         self.as_urn_ref().nss()
     }
 
     /// The r-component without its `?+`, if present.
+    #[must_use]
     pub fn r_component(&self) -> Option<&str> {
         self.as_urn_ref().r_component()
     }
 
     /// The q-component without its `?=`, if present.
+    #[must_use]
     pub fn q_component(&self) -> Option<&str> {
         self.as_urn_ref().q_component()
     }
 
     /// The f-component without its `#`, if present (`Some("")` for a bare trailing `#`).
+    #[must_use]
     pub fn f_component(&self) -> Option<&str> {
         self.as_urn_ref().f_component()
     }
 
     /// `urn:<NID>:<NSS>` as written, without components.
+    #[must_use]
     pub fn assigned_name(&self) -> &str {
         self.as_urn_ref().assigned_name()
     }
 
     /// The canonical key under [`KeyRules::CURRENT`] (borrows when already normal).
+    #[must_use]
     pub fn key(&self) -> UrnKey<'_> {
         self.as_urn_ref().key()
     }
 
     /// The RFC 8141 section 3 key alone (no namespace rules).
+    #[must_use]
     pub fn rfc8141_key(&self) -> UrnKey<'_> {
         self.as_urn_ref().rfc8141_key()
     }
 
     /// The canonical key under a given rule set.
+    #[must_use]
     pub fn key_with(&self, rules: KeyRules) -> UrnKey<'_> {
         self.as_urn_ref().key_with(rules)
     }
@@ -204,11 +218,13 @@ impl Urn {
     /// assert_eq!(Urn::parse("urn:ngsi-ld:Car:1")?.nid_status(), NidStatus::Unregistered);
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
+    #[must_use]
     pub fn nid_status(&self) -> NidStatus {
         self.as_urn_ref().nid_status()
     }
 
     /// The namespace, when this crate knows its NSS syntax.
+    #[must_use]
     pub fn namespace(&self) -> Option<KnownNamespace> {
         self.as_urn_ref().namespace()
     }
@@ -220,11 +236,13 @@ impl Urn {
 
     /// The UUID of a valid `urn:uuid:` URN (feature `uuid`); `None` for any other URN.
     #[cfg(feature = "uuid")]
+    #[must_use]
     pub fn to_uuid(&self) -> Option<uuid::Uuid> {
         self.as_urn_ref().to_uuid()
     }
 
     /// Exact comparison of the text (`==` compares keys).
+    #[must_use]
     pub fn eq_text(&self, other: &Urn) -> bool {
         self.text == other.text
     }
@@ -394,6 +412,7 @@ pub struct UrnBuilder {
 
 impl UrnBuilder {
     /// A builder for `urn:<nid>:<nss>` (the same as [`Urn::builder`]).
+    #[must_use]
     pub fn new(nid: &str, nss: &str) -> Self {
         UrnBuilder {
             nid: nid.into(),
@@ -403,30 +422,35 @@ impl UrnBuilder {
     }
 
     /// Sets the NID.
+    #[must_use]
     pub fn nid(mut self, nid: &str) -> Self {
         self.nid = nid.into();
         self
     }
 
     /// Sets the NSS (percent-encoded).
+    #[must_use]
     pub fn nss(mut self, nss: &str) -> Self {
         self.nss = nss.into();
         self
     }
 
     /// Sets or (with `None`) removes the r-component.
+    #[must_use]
     pub fn r_component<'s>(mut self, r: impl Into<Option<&'s str>>) -> Self {
         self.r_component = r.into().map(String::from);
         self
     }
 
     /// Sets or (with `None`) removes the q-component.
+    #[must_use]
     pub fn q_component<'s>(mut self, q: impl Into<Option<&'s str>>) -> Self {
         self.q_component = q.into().map(String::from);
         self
     }
 
     /// Sets or (with `None`) removes the f-component (`Some("")` gives a trailing `#`).
+    #[must_use]
     pub fn f_component<'s>(mut self, f: impl Into<Option<&'s str>>) -> Self {
         self.f_component = f.into().map(String::from);
         self

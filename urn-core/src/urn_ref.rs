@@ -89,47 +89,56 @@ impl<'a> UrnRef<'a> {
     }
 
     /// The URN exactly as given.
+    #[must_use]
     pub const fn as_str(&self) -> &'a str {
         self.parsed.text
     }
 
     /// The namespace identifier, as written (compare it case-insensitively).
+    #[must_use]
     pub fn nid(&self) -> &'a str {
         self.parsed.nid()
     }
 
     /// The namespace-specific string, as written (percent-encoded).
+    #[must_use]
     pub fn nss(&self) -> &'a str {
         self.parsed.nss()
     }
 
     /// The r-component without its `?+`, if present.
+    #[must_use]
     pub fn r_component(&self) -> Option<&'a str> {
         self.parsed.r_component()
     }
 
     /// The q-component without its `?=`, if present.
+    #[must_use]
     pub fn q_component(&self) -> Option<&'a str> {
         self.parsed.q_component()
     }
 
     /// The f-component without its `#`, if present (`Some("")` for a bare trailing `#`).
+    #[must_use]
     pub fn f_component(&self) -> Option<&'a str> {
         self.parsed.f_component()
     }
 
     /// `urn:<NID>:<NSS>` as written, without components: what a resolver is asked about.
+    #[must_use]
     pub fn assigned_name(&self) -> &'a str {
         self.parsed.assigned_name()
     }
 
     /// The canonical key under [`KeyRules::CURRENT`]: RFC 8141 section 3 plus the
     /// namespaces' own equivalence rules. Borrows when the URN is already normal.
+    #[must_use]
     pub fn key(&self) -> UrnKey<'a> {
         self.key_with(KeyRules::CURRENT)
     }
 
     /// The RFC 8141 section 3 key alone (no namespace rules).
+    #[must_use]
     pub fn rfc8141_key(&self) -> UrnKey<'a> {
         self.key_with(KeyRules::Rfc8141)
     }
@@ -144,6 +153,7 @@ impl<'a> UrnRef<'a> {
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     #[inline]
+    #[must_use]
     pub fn key_with(&self, rules: KeyRules) -> UrnKey<'a> {
         UrnKey::from_text(canonical::key(&self.parsed, rules))
     }
@@ -172,11 +182,13 @@ impl<'a> UrnRef<'a> {
     /// assert_eq!(UrnRef::parse("urn:ngsi-ld:Car:1")?.nid_status(), NidStatus::Unregistered);
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
+    #[must_use]
     pub fn nid_status(&self) -> NidStatus {
         registry::nid_status(self.nid())
     }
 
     /// The namespace, when this crate knows its NSS syntax.
+    #[must_use]
     pub fn namespace(&self) -> Option<KnownNamespace> {
         KnownNamespace::from_nid(self.nid())
     }
@@ -209,6 +221,7 @@ impl<'a> UrnRef<'a> {
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     #[cfg(feature = "uuid")]
+    #[must_use]
     pub fn to_uuid(&self) -> Option<uuid::Uuid> {
         if self.namespace() != Some(KnownNamespace::Uuid) || self.validate_namespace().is_err() {
             return None;
@@ -224,6 +237,7 @@ impl<'a> UrnRef<'a> {
     /// assert!(a == b && !a.eq_text(&b));
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
+    #[must_use]
     pub fn eq_text(&self, other: &UrnRef<'_>) -> bool {
         self.as_str() == other.as_str()
     }
