@@ -24,13 +24,12 @@ use crate::parse::{self, ParseOptions, Syntax};
 /// nothing either way; longer keys are built on the heap.
 ///
 /// ```
-/// use urn_core::Urn;
-/// let a: Urn = "URN:EXAMPLE:a123%2cz456?=q".parse()?;
+/// use urn_core::urn;
+/// let a = urn!("URN:EXAMPLE:a123%2cz456?=q");
 /// assert_eq!(a.key().as_str(), "urn:example:a123%2Cz456");
-/// let uuid: Urn = "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6".parse()?;
+/// let uuid = urn!("urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6");
 /// assert_eq!(uuid.key().as_str(), "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
 /// assert_eq!(uuid.rfc8141_key().as_str(), "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6");
-/// # Ok::<(), urn_core::ParseError>(())
 /// ```
 #[derive(Clone)]
 #[cfg_attr(
@@ -103,10 +102,9 @@ impl<'a> UrnKey<'a> {
     /// The lower-case NID.
     ///
     /// ```
-    /// let urn: urn_core::Urn = "URN:ISBN:0-395-36341-1".parse()?;
+    /// let urn = urn_core::urn!("URN:ISBN:0-395-36341-1");
     /// assert_eq!(urn.key().nid(), "isbn");
     /// assert_eq!(urn.key().nss(), "0395363411");
-    /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     #[must_use]
     pub fn nid(&self) -> &str {

@@ -1,5 +1,7 @@
 //! Exact, lossless, fast URNs (RFC 8141; RFC 2141 for legacy data).
 //!
+//! - [`urn!`] writes a URN in the code: checked when the program is compiled (a typo is a
+//!   compile error naming the rule and the byte), usable in `const` and `static` items.
 //! - [`Urn`] owns its text, [`UrnRef`] borrows it; both keep the input verbatim and know where
 //!   each component lies after one pass over the bytes.
 //! - [`ParseError`] names the broken rule ([`ErrorKind`]) and the byte offset.
@@ -16,12 +18,15 @@
 //! exists: the 0.1 API.
 //!
 //! ```
-//! use urn_core::{ErrorKind, Urn};
+//! use urn_core::{ErrorKind, Urn, UrnRef, urn};
 //!
+//! // A URN written in the code: checked by the compiler.
+//! const B: UrnRef<'static> = urn!("urn:example:a123%2Cz456#frag");
+//!
+//! // A URN from outside: parsed at run time.
 //! let a: Urn = "URN:EXAMPLE:a123%2cz456?=lang=en".parse()?;
-//! let b: Urn = "urn:example:a123%2Cz456#frag".parse()?;
-//! assert_eq!(a, b); // equivalent: same key
-//! assert!(!a.eq_text(&b)); // but spelled differently
+//! assert_eq!(a, B); // equivalent: same key
+//! assert_ne!(a.as_str(), B.as_str()); // but spelled differently
 //! assert_eq!(a.key().as_str(), "urn:example:a123%2Cz456");
 //! assert_eq!(a.q_component(), Some("lang=en"));
 //!

@@ -24,7 +24,7 @@ use crate::registry::NidStatus;
 /// equal; [`Urn::eq_text`] compares the exact text. `Display` prints the original text.
 ///
 /// ```
-/// use urn_core::Urn;
+/// use urn_core::{Urn, urn};
 /// let urn: Urn = "URN:ISBN:0-395-36341-1?+res?=view=1#p4".parse()?;
 /// assert_eq!(urn.to_string(), "URN:ISBN:0-395-36341-1?+res?=view=1#p4");
 /// assert_eq!(urn.nid(), "ISBN");
@@ -33,8 +33,17 @@ use crate::registry::NidStatus;
 /// assert_eq!(urn.q_component(), Some("view=1"));
 /// assert_eq!(urn.f_component(), Some("p4"));
 /// assert_eq!(urn.key().as_str(), "urn:isbn:0395363411");
-/// assert_eq!(urn, Urn::parse("urn:isbn:0395363411")?);
+/// assert_eq!(urn, urn!("urn:isbn:0395363411"));
 /// # Ok::<(), urn_core::ParseError>(())
+/// ```
+///
+/// A URN written in the code is a [`urn!`](crate::urn) literal, checked when the program is
+/// compiled; `Urn::from` copies one into an owned `Urn`:
+///
+/// ```
+/// use urn_core::{Urn, urn};
+/// let default_licence: Urn = urn!("urn:example:licence:cc-by-4.0").into();
+/// assert_eq!(default_licence.nss(), "licence:cc-by-4.0");
 /// ```
 #[derive(Clone)]
 #[cfg_attr(
@@ -121,7 +130,7 @@ impl Urn {
     /// A builder holding this URN's parts, for changing a component.
     ///
     /// ```
-    /// let urn = urn_core::Urn::parse("urn:example:a?=x=1#top")?;
+    /// let urn = urn_core::Urn::from(urn_core::urn!("urn:example:a?=x=1#top"));
     /// let plain = urn.to_builder().q_component(None).f_component(None).build()?;
     /// assert_eq!(plain.as_str(), "urn:example:a");
     /// # Ok::<(), urn_core::ParseError>(())
@@ -214,9 +223,9 @@ impl Urn {
     /// The NID's registration status.
     ///
     /// ```
-    /// use urn_core::{NidStatus, Urn};
-    /// assert_eq!(Urn::parse("urn:ngsi-ld:Car:1")?.nid_status(), NidStatus::Unregistered);
-    /// # Ok::<(), urn_core::ParseError>(())
+    /// use urn_core::{NidStatus, Urn, urn};
+    /// let urn = Urn::from(urn!("urn:ngsi-ld:Car:1"));
+    /// assert_eq!(urn.nid_status(), NidStatus::Unregistered);
     /// ```
     #[must_use]
     pub fn nid_status(&self) -> NidStatus {
@@ -290,10 +299,9 @@ impl From<UrnRef<'_>> for Urn {
 /// A key as a URN (a key is itself a valid URN with no components).
 ///
 /// ```
-/// use urn_core::Urn;
-/// let urn: Urn = "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6".parse()?;
+/// use urn_core::{Urn, urn};
+/// let urn = urn!("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6");
 /// assert_eq!(Urn::from(urn.key()), urn);
-/// # Ok::<(), urn_core::ParseError>(())
 /// ```
 impl From<UrnKey<'_>> for Urn {
     fn from(key: UrnKey<'_>) -> Self {

@@ -22,15 +22,18 @@ use crate::registry::{self, NidStatus};
 /// [`Urn::as_urn_ref`](crate::Urn::as_urn_ref) borrows one.
 ///
 /// ```
-/// use urn_core::UrnRef;
+/// use urn_core::{UrnRef, urn};
 /// let urn = UrnRef::parse("urn:example:weather?=op=map&lat=39.56#top")?;
 /// assert_eq!(urn.nid(), "example");
 /// assert_eq!(urn.nss(), "weather");
 /// assert_eq!(urn.q_component(), Some("op=map&lat=39.56"));
 /// assert_eq!(urn.f_component(), Some("top"));
-/// assert_eq!(urn, UrnRef::parse("URN:EXAMPLE:weather")?);
+/// assert_eq!(urn, urn!("URN:EXAMPLE:weather"));
 /// # Ok::<(), urn_core::ParseError>(())
 /// ```
+///
+/// [`urn!`](crate::urn) makes a `UrnRef<'static>` of a literal, checked when the program is
+/// compiled.
 #[derive(Clone, Copy)]
 #[cfg_attr(
     feature = "diesel",
@@ -146,11 +149,10 @@ impl<'a> UrnRef<'a> {
     /// The canonical key under a given rule set.
     ///
     /// ```
-    /// use urn_core::{KeyRules, UrnRef};
-    /// let urn = UrnRef::parse("URN:ISBN:0-395-36341-1")?;
+    /// use urn_core::{KeyRules, urn};
+    /// let urn = urn!("URN:ISBN:0-395-36341-1");
     /// assert_eq!(urn.key_with(KeyRules::Rfc8141).as_str(), "urn:isbn:0-395-36341-1");
     /// assert_eq!(urn.key_with(KeyRules::V1).as_str(), "urn:isbn:0395363411");
-    /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     #[inline]
     #[must_use]
@@ -167,7 +169,7 @@ impl<'a> UrnRef<'a> {
     /// bytes are not UTF-8.
     ///
     /// ```
-    /// let urn = urn_core::UrnRef::parse("urn:example:%D0%B0123,z456")?;
+    /// let urn = urn_core::urn!("urn:example:%D0%B0123,z456");
     /// assert_eq!(urn.nss_decoded()?, "а123,z456"); // Cyrillic 'а'
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -178,9 +180,8 @@ impl<'a> UrnRef<'a> {
     /// The NID's registration status (IANA registry of [`REGISTRY_DATE`](crate::REGISTRY_DATE)).
     ///
     /// ```
-    /// use urn_core::{NidStatus, UrnRef};
-    /// assert_eq!(UrnRef::parse("urn:ngsi-ld:Car:1")?.nid_status(), NidStatus::Unregistered);
-    /// # Ok::<(), urn_core::ParseError>(())
+    /// use urn_core::{NidStatus, urn};
+    /// assert_eq!(urn!("urn:ngsi-ld:Car:1").nid_status(), NidStatus::Unregistered);
     /// ```
     #[must_use]
     pub fn nid_status(&self) -> NidStatus {
@@ -198,10 +199,9 @@ impl<'a> UrnRef<'a> {
     /// The error's offset counts from the start of the URN.
     ///
     /// ```
-    /// let urn = urn_core::UrnRef::parse("urn:isbn:0-395-36341-2")?;
+    /// let urn = urn_core::urn!("urn:isbn:0-395-36341-2"); // a URN, but not a valid ISBN
     /// let err = urn.validate_namespace().unwrap_err();
     /// assert_eq!(err.to_string(), "invalid isbn URN: the check digit does not match (byte 21)");
-    /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     pub fn validate_namespace(&self) -> Result<(), NamespaceError> {
         match self.namespace() {
@@ -215,10 +215,9 @@ impl<'a> UrnRef<'a> {
     /// The UUID of a valid `urn:uuid:` URN (feature `uuid`); `None` for any other URN.
     ///
     /// ```
-    /// let urn = urn_core::UrnRef::parse("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6")?;
+    /// let urn = urn_core::urn!("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6");
     /// let uuid = urn.to_uuid().unwrap();
     /// assert_eq!(uuid.to_string(), "f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
-    /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     #[cfg(feature = "uuid")]
     #[must_use]
@@ -232,10 +231,9 @@ impl<'a> UrnRef<'a> {
     /// Exact comparison of the text, including case and components (`==` compares keys).
     ///
     /// ```
-    /// use urn_core::UrnRef;
-    /// let (a, b) = (UrnRef::parse("urn:ex:a#1")?, UrnRef::parse("URN:ex:a")?);
+    /// use urn_core::urn;
+    /// let (a, b) = (urn!("urn:ex:a#1"), urn!("URN:ex:a"));
     /// assert!(a == b && !a.eq_text(&b));
-    /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     #[must_use]
     pub fn eq_text(&self, other: &UrnRef<'_>) -> bool {
