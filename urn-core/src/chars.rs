@@ -106,6 +106,18 @@ const fn build() -> [u8; 256] {
 
 static CLASS: [u8; 256] = build();
 
+/// The same table as a constant, for the `const fn` validator behind `urn!` (the run-time
+/// parser keeps reading the `static`).
+const CLASS_CONST: [u8; 256] = build();
+
+/// The class bits of one byte, in a `const fn` (see [`class`]).
+#[inline]
+pub(crate) const fn class_const(b: u8) -> u8 {
+    // A `u8` index into a 256-entry table is always in bounds.
+    #[allow(clippy::indexing_slicing)]
+    CLASS_CONST[b as usize]
+}
+
 /// The class bits of one byte.
 #[inline(always)]
 pub(crate) fn class(b: u8) -> u8 {

@@ -25,6 +25,7 @@ const HEX_DIGITS: &[u8; 16] = b"0123456789ABCDEF";
 /// assert_eq!(encode_nss("plain"), "plain");
 /// assert_eq!(decode_nss(&encode_nss("100% sure/#1")).unwrap(), "100% sure/#1");
 /// ```
+#[must_use]
 pub fn encode_nss(native: &str) -> Cow<'_, str> {
     let bytes = native.as_bytes();
     let first_bad = chars::skip(bytes, 0, PLAIN);
@@ -78,11 +79,13 @@ pub enum DecodeErrorKind {
 impl DecodeError {
     /// The byte offset of the offending `%` (into the URN when the error comes from
     /// [`Urn::nss_decoded`](crate::Urn::nss_decoded), into the NSS from [`decode_nss`]).
+    #[must_use]
     pub const fn offset(&self) -> usize {
         self.offset
     }
 
     /// What went wrong.
+    #[must_use]
     pub const fn kind(&self) -> DecodeErrorKind {
         self.kind
     }

@@ -1,5 +1,7 @@
-//! Parse errors: which rule was broken, and at which byte.
+//! Parse errors: which rule was broken, and at which byte; and the text handed back when a
+//! `String` does not parse.
 
+use alloc::string::String;
 use core::fmt;
 
 /// The part of a URN in which a [`ParseError`] was found.
@@ -26,6 +28,7 @@ impl Component {
     /// ```
     /// assert_eq!(urn_core::Component::RComponent.name(), "r-component");
     /// ```
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Component::Scheme => "scheme",
@@ -120,6 +123,7 @@ impl ErrorKind {
     /// let err = urn_core::Urn::parse("urn:example:a?b").unwrap_err();
     /// assert_eq!(err.kind().name(), "bare_question_mark");
     /// ```
+    #[must_use]
     pub const fn name(&self) -> &'static str {
         match self {
             ErrorKind::Scheme => "scheme",
@@ -163,11 +167,13 @@ impl ParseError {
     }
 
     /// The rule that was broken.
+    #[must_use]
     pub const fn kind(&self) -> ErrorKind {
         self.kind
     }
 
     /// The byte index into the input at which the rule was broken.
+    #[must_use]
     pub const fn offset(&self) -> usize {
         self.offset
     }
@@ -179,6 +185,7 @@ impl ParseError {
     /// let err = urn_core::Urn::parse("urn:x:a b").unwrap_err();
     /// assert_eq!(err.detail().to_string(), "NID of 1 character at byte 4: it must have 2 to 32");
     /// ```
+    #[must_use]
     pub fn detail(&self) -> impl fmt::Display + '_ {
         Detail(self)
     }
@@ -251,3 +258,76 @@ impl fmt::Display for ParseError {
 }
 
 impl core::error::Error for ParseError {}
+
+/// A [`ParseError`] that hands back the `String` which did not parse, as std's
+/// `FromUtf8Error` hands back its bytes: the error of the conversions that take a `String`
+/// ([`Urn::from_string`](crate::Urn::from_string), [`UrnKey::from_string`](crate::UrnKey::from_string)
+/// and their `TryFrom<String>`).
+///
+/// Its `Display` is the [`ParseError`]'s (so it has no `source`); `?` turns it into a
+/// `ParseError` where one is expected.
+///
+/// ```
+/// use urn_core::Urn;
+/// let err = Urn::from_string(String::from("urn:example:a b")).unwrap_err();
+/// assert_eq!((err.kind(), err.offset()), (err.error().kind(), 13));
+/// assert_eq!(err.to_string(), "invalid URN: ' ' at byte 13 is not allowed in the NSS");
+/// let text: String = err.into_string(); // the caller's string, not a copy
+/// assert_eq!(text, "urn:example:a b");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FromStringError {
+    error: ParseError,
+    text: String,
+}
+
+impl FromStringError {
+    pub(crate) const fn new(text: String, error: ParseError) -> Self {
+        FromStringError { error, text }
+    }
+
+    /// Why the text is not a URN.
+    #[must_use]
+    pub const fn error(&self) -> ParseError {
+        self.error
+    }
+
+    /// The rule that was broken (the same as `error().kind()`).
+    #[must_use]
+    pub const fn kind(&self) -> ErrorKind {
+        self.error.kind
+    }
+
+    /// The byte index into the text at which the rule was broken.
+    #[must_use]
+    pub const fn offset(&self) -> usize {
+        self.error.offset
+    }
+
+    /// The text that did not parse.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The text that did not parse, given back.
+    #[must_use]
+    pub fn into_string(self) -> String {
+        self.text
+    }
+}
+
+impl fmt::Display for FromStringError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.error, f)
+    }
+}
+
+impl core::error::Error for FromStringError {}
+
+/// The error without the text.
+impl From<FromStringError> for ParseError {
+    fn from(e: FromStringError) -> Self {
+        e.error
+    }
+}

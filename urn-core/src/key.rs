@@ -9,7 +9,7 @@ use core::hash::{Hash, Hasher};
 use core::str::FromStr;
 
 use crate::canonical::{self, KeyBytes};
-use crate::error::{ErrorKind, ParseError};
+use crate::error::{ErrorKind, FromStringError, ParseError};
 use crate::key_rules::KeyRules;
 use crate::key_text::KeyText;
 use crate::parse::{self, ParseOptions, Syntax};
@@ -24,13 +24,12 @@ use crate::parse::{self, ParseOptions, Syntax};
 /// nothing either way; longer keys are built on the heap.
 ///
 /// ```
-/// use urn_core::Urn;
-/// let a: Urn = "URN:EXAMPLE:a123%2cz456?=q".parse()?;
+/// use urn_core::urn;
+/// let a = urn!("URN:EXAMPLE:a123%2cz456?=q");
 /// assert_eq!(a.key().as_str(), "urn:example:a123%2Cz456");
-/// let uuid: Urn = "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6".parse()?;
+/// let uuid = urn!("urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6");
 /// assert_eq!(uuid.key().as_str(), "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
 /// assert_eq!(uuid.rfc8141_key().as_str(), "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6");
-/// # Ok::<(), urn_core::ParseError>(())
 /// ```
 #[derive(Clone)]
 #[cfg_attr(
@@ -95,6 +94,7 @@ impl<'a> UrnKey<'a> {
     }
 
     /// The key as text.
+    #[must_use]
     pub fn as_str(&self) -> &str {
         self.text.as_str()
     }
@@ -102,16 +102,17 @@ impl<'a> UrnKey<'a> {
     /// The lower-case NID.
     ///
     /// ```
-    /// let urn: urn_core::Urn = "URN:ISBN:0-395-36341-1".parse()?;
+    /// let urn = urn_core::urn!("URN:ISBN:0-395-36341-1");
     /// assert_eq!(urn.key().nid(), "isbn");
     /// assert_eq!(urn.key().nss(), "0395363411");
-    /// # Ok::<(), urn_core::ParseError>(())
     /// ```
+    #[must_use]
     pub fn nid(&self) -> &str {
         self.split().0
     }
 
     /// The normalized NSS.
+    #[must_use]
     pub fn nss(&self) -> &str {
         self.split().1
     }
@@ -122,6 +123,7 @@ impl<'a> UrnKey<'a> {
     }
 
     /// A key that owns its text (kept inline, without a heap allocation, up to 64 bytes).
+    #[must_use]
     pub fn into_owned(self) -> UrnKey<'static> {
         UrnKey {
             text: self.text.into_owned(),
@@ -129,22 +131,26 @@ impl<'a> UrnKey<'a> {
     }
 
     /// The key's text, owned.
+    #[must_use]
     pub fn into_string(self) -> String {
         self.text.into_string()
     }
 }
 
 impl UrnKey<'static> {
-    /// Checks and takes ownership of `text` without copying it.
+    /// Checks and takes ownership of `text` without copying it; on failure the error hands
+    /// the string back ([`FromStringError::into_string`]).
     ///
     /// ```
-    /// let key = urn_core::UrnKey::from_string("urn:isbn:0395363411".to_owned())?;
+    /// use urn_core::UrnKey;
+    /// let key = UrnKey::from_string("urn:isbn:0395363411".to_owned())?;
     /// assert_eq!(key.nss(), "0395363411");
-    /// assert!(urn_core::UrnKey::from_string("URN:ISBN:0395363411".to_owned()).is_err());
-    /// # Ok::<(), urn_core::ParseError>(())
+    /// let err = UrnKey::from_string("URN:ISBN:0395363411".to_owned()).unwrap_err();
+    /// assert_eq!(err.into_string(), "URN:ISBN:0395363411");
+    /// # Ok::<(), urn_core::FromStringError>(())
     /// ```
-    pub fn from_string(text: String) -> Result<Self, ParseError> {
-        Self::from_string_or_back(text).map_err(|(_, e)| e)
+    pub fn from_string(text: String) -> Result<Self, FromStringError> {
+        Self::from_string_or_back(text).map_err(|(text, e)| FromStringError::new(text, e))
     }
 
     /// Like [`UrnKey::from_string`], but hands the text back with the error.
@@ -163,9 +169,10 @@ impl FromStr for UrnKey<'static> {
     }
 }
 
+/// [`UrnKey::from_string`]: no copy, and the string back on failure.
 impl TryFrom<String> for UrnKey<'static> {
-    type Error = ParseError;
-    fn try_from(s: String) -> Result<Self, ParseError> {
+    type Error = FromStringError;
+    fn try_from(s: String) -> Result<Self, FromStringError> {
         UrnKey::from_string(s)
     }
 }
@@ -223,9 +230,11 @@ impl Borrow<str> for UrnKey<'_> {
     }
 }
 
+/// The key's text, padded, aligned and truncated exactly as `str` is; `{:#}` prints the same
+/// as `{}`.
 impl fmt::Display for UrnKey<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.pad(self.as_str())
     }
 }
 

@@ -1,5 +1,7 @@
 //! Exact, lossless, fast URNs (RFC 8141; RFC 2141 for legacy data).
 //!
+//! - [`urn!`] writes a URN in the code: checked when the program is compiled (a typo is a
+//!   compile error naming the rule and the byte), usable in `const` and `static` items.
 //! - [`Urn`] owns its text, [`UrnRef`] borrows it; both keep the input verbatim and know where
 //!   each component lies after one pass over the bytes.
 //! - [`ParseError`] names the broken rule ([`ErrorKind`]) and the byte offset.
@@ -16,12 +18,15 @@
 //! exists: the 0.1 API.
 //!
 //! ```
-//! use urn_core::{ErrorKind, Urn};
+//! use urn_core::{ErrorKind, Urn, UrnRef, urn};
 //!
+//! // A URN written in the code: checked by the compiler.
+//! const B: UrnRef<'static> = urn!("urn:example:a123%2Cz456#frag");
+//!
+//! // A URN from outside: parsed at run time.
 //! let a: Urn = "URN:EXAMPLE:a123%2cz456?=lang=en".parse()?;
-//! let b: Urn = "urn:example:a123%2Cz456#frag".parse()?;
-//! assert_eq!(a, b); // equivalent: same key
-//! assert!(!a.eq_text(&b)); // but spelled differently
+//! assert_eq!(a, B); // equivalent: same key
+//! assert_ne!(a.as_str(), B.as_str()); // but spelled differently
 //! assert_eq!(a.key().as_str(), "urn:example:a123%2Cz456");
 //! assert_eq!(a.q_component(), Some("lang=en"));
 //!
@@ -53,6 +58,7 @@ mod key;
 mod key_rule;
 mod key_rules;
 mod key_text;
+mod literal;
 mod namespaces;
 mod ns_urn;
 mod nss_key;
@@ -73,7 +79,7 @@ mod urn_ref;
 pub struct Readme;
 
 pub use encoding::{DecodeError, DecodeErrorKind, decode_nss, encode_nss};
-pub use error::{Component, ErrorKind, ParseError};
+pub use error::{Component, ErrorKind, FromStringError, ParseError};
 pub use key::UrnKey;
 pub use key_rule::{CheckDigits, DigitForm, Hyphens, KeyRule};
 pub use key_rules::KeyRules;
@@ -86,3 +92,15 @@ pub use parse::{DEFAULT_MAX_LEN, ParseOptions, Syntax};
 pub use registry::{NidStatus, REGISTRY_DATE, RegistryEntry, nid_status, registry, registry_entry};
 pub use urn::{Urn, UrnBuilder};
 pub use urn_ref::UrnRef;
+
+/// What the macros expand to; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    /// The typed literal `urn!(isbn: "…")`: `text` checked as a URN of the known namespace
+    /// whose NID is `namespace`.
+    #[must_use]
+    #[track_caller]
+    pub const fn typed(namespace: &str, text: &'static str) -> crate::UrnRef<'static> {
+        crate::UrnRef::from_offsets(text, crate::literal::typed(namespace, text))
+    }
+}

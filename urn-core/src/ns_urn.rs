@@ -8,8 +8,9 @@ use core::marker::PhantomData;
 use core::ops::Deref;
 use core::str::FromStr;
 
+use crate::error::FromStringError;
 use crate::namespaces::{KnownNamespace, NamespaceError, known_namespaces};
-use crate::{ParseError, Urn};
+use crate::{ParseError, Urn, UrnRef};
 
 /// A namespace that [`NsUrn`] can be restricted to. Implement it (or use [`namespace!`](crate::namespace))
 /// to declare your own.
@@ -74,6 +75,7 @@ pub enum NsUrnError {
 
 impl NsUrnError {
     /// The byte offset into the input where it went wrong.
+    #[must_use]
     pub fn offset(&self) -> usize {
         match self {
             NsUrnError::Parse(e) => e.offset(),
@@ -110,6 +112,13 @@ impl core::error::Error for NsUrnError {
 impl From<ParseError> for NsUrnError {
     fn from(e: ParseError) -> Self {
         NsUrnError::Parse(e)
+    }
+}
+
+/// The parse error, without the text.
+impl From<FromStringError> for NsUrnError {
+    fn from(e: FromStringError) -> Self {
+        NsUrnError::Parse(e.error())
     }
 }
 
@@ -174,11 +183,13 @@ impl<N: Namespace> NsUrn<N> {
     }
 
     /// The underlying URN.
+    #[must_use]
     pub fn as_urn(&self) -> &Urn {
         &self.urn
     }
 
     /// The underlying URN, by value.
+    #[must_use]
     pub fn into_urn(self) -> Urn {
         self.urn
     }
@@ -217,6 +228,22 @@ impl<N: Namespace> TryFrom<Urn> for NsUrn<N> {
     }
 }
 
+/// [`NsUrn::parse`].
+///
+/// ```
+/// use urn_core::IsbnUrn;
+/// let isbn = IsbnUrn::try_from("urn:isbn:0-395-36341-1")?;
+/// assert!(IsbnUrn::try_from("urn:issn:0317-8471").is_err());
+/// # Ok::<(), urn_core::NsUrnError>(())
+/// ```
+impl<N: Namespace> TryFrom<&str> for NsUrn<N> {
+    type Error = NsUrnError;
+    fn try_from(s: &str) -> Result<Self, NsUrnError> {
+        Self::parse(s)
+    }
+}
+
+/// Takes the string without copying it.
 impl<N: Namespace> TryFrom<String> for NsUrn<N> {
     type Error = NsUrnError;
     fn try_from(s: String) -> Result<Self, NsUrnError> {
@@ -251,6 +278,7 @@ impl<N: Namespace> fmt::Debug for NsUrn<N> {
     }
 }
 
+/// The text, padded, aligned and truncated exactly as `str` is, as [`Urn`]'s `Display`.
 impl<N: Namespace> fmt::Display for NsUrn<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.urn, f)
@@ -265,9 +293,31 @@ impl<N: Namespace> PartialEq for NsUrn<N> {
 
 impl<N: Namespace> Eq for NsUrn<N> {}
 
+/// Equal when the keys are equal, as two [`Urn`]s are.
 impl<N: Namespace> PartialEq<Urn> for NsUrn<N> {
     fn eq(&self, other: &Urn) -> bool {
         self.urn == *other
+    }
+}
+
+/// Equal when the keys are equal, as two [`Urn`]s are.
+impl<N: Namespace> PartialEq<NsUrn<N>> for Urn {
+    fn eq(&self, other: &NsUrn<N>) -> bool {
+        *self == other.urn
+    }
+}
+
+/// Equal when the keys are equal: `typed == urn!("…")`.
+impl<N: Namespace> PartialEq<UrnRef<'_>> for NsUrn<N> {
+    fn eq(&self, other: &UrnRef<'_>) -> bool {
+        self.urn == *other
+    }
+}
+
+/// Equal when the keys are equal: `urn!("…") == typed`.
+impl<N: Namespace> PartialEq<NsUrn<N>> for UrnRef<'_> {
+    fn eq(&self, other: &NsUrn<N>) -> bool {
+        *self == other.urn
     }
 }
 
@@ -384,6 +434,42 @@ mod tests {
         ));
     }
 
+    /// `?` turns `Urn::from_string`'s error into an `NsUrnError`, as it did when that was a
+    /// `ParseError`.
+    #[test]
+    fn from_string_errors_convert_with_question_mark() {
+        fn typed(text: &str) -> Result<IsbnUrn, NsUrnError> {
+            IsbnUrn::new(Urn::from_string(text.into())?)
+        }
+        assert!(matches!(
+            typed("urn:isbn:"),
+            Err(NsUrnError::Parse(e)) if e.kind() == crate::ErrorKind::EmptyNss
+        ));
+        assert!(IsbnUrn::try_from("urn:isbn:0395363411").is_ok());
+    }
+
+    /// `Urn`, `UrnRef` and `NsUrn` compare with each other in both directions, by key.
+    #[test]
+    fn the_three_types_compare_both_ways_by_key() {
+        const SAME: UrnRef<'static> = crate::urn!("urn:isbn:0395363411");
+        const OTHER: UrnRef<'static> = crate::urn!(isbn: "urn:isbn:9780395363416");
+        let typed = IsbnUrn::parse("URN:ISBN:0-395-36341-1").unwrap();
+        let owned = Urn::from(SAME);
+        assert_eq!(typed, SAME);
+        assert_eq!(SAME, typed);
+        assert_eq!(typed, owned);
+        assert_eq!(owned, typed);
+        assert_eq!(owned, SAME);
+        assert_eq!(SAME, owned);
+        let other = Urn::from(OTHER);
+        assert_ne!(typed, OTHER);
+        assert_ne!(OTHER, typed);
+        assert_ne!(typed, other);
+        assert_ne!(other, typed);
+        assert_ne!(owned, OTHER);
+        assert_ne!(OTHER, owned);
+    }
+
     /// The typed aliases follow one naming rule, `<variant>Urn`, which the sibling crates'
     /// re-export tests rely on, and there is one per known namespace.
     #[test]
@@ -391,6 +477,115 @@ mod tests {
         assert_eq!(TYPED_ALIASES.len(), KnownNamespace::ALL.len());
         for (alias, ns) in TYPED_ALIASES {
             assert_eq!(*alias, alloc::format!("{ns:?}Urn"));
+        }
+    }
+
+    // The typed literal `urn!(isbn: "…")` checks, in a `const fn`, what `NsUrn::parse` does.
+
+    use alloc::format;
+
+    use proptest::prelude::*;
+
+    use crate::literal::tests::{EDGES, agree, const_message, found, urn_like};
+    use crate::literal::{Refusal, message_in, parse_in};
+
+    /// `NsUrn::<marker of ns>::parse(text)`, the run-time check the typed literal copies.
+    fn runtime_in(ns: KnownNamespace, text: &str) -> Result<(), NsUrnError> {
+        macro_rules! by_marker {
+            ($($(#[$doc:meta])* $variant:ident => $module:ident, $alias:ident;)*) => {
+                match ns {
+                    $(KnownNamespace::$variant => NsUrn::<crate::ns::$variant>::parse(text).map(drop),)*
+                }
+            };
+        }
+        known_namespaces!(by_marker)
+    }
+
+    /// The typed literal's check and the run-time one agree on `text`, and so do the messages.
+    fn agree_in(ns: KnownNamespace, text: &str) -> Result<(), TestCaseError> {
+        let want = runtime_in(ns, text);
+        let got = parse_in(ns, text)
+            .map(drop)
+            .map_err(|refusal| match refusal {
+                Refusal::Parse(e) => NsUrnError::Parse(e),
+                Refusal::WrongNamespace { expected, nid_end } => NsUrnError::WrongNamespace {
+                    expected,
+                    found: text.get(4..nid_end).unwrap_or_default().into(),
+                },
+                Refusal::InvalidNss {
+                    nid,
+                    offset,
+                    reason,
+                } => NsUrnError::InvalidNss(
+                    crate::NamespaceError::new(offset, reason).reported(nid, 0),
+                ),
+            });
+        prop_assert_eq!(&got, &want, "{} {:?}", ns, text);
+        let quoted = match &want {
+            Err(NsUrnError::Parse(e)) => found(e),
+            _ => None,
+        };
+        prop_assert_eq!(
+            message_in(ns, text),
+            want.err().map(|e| const_message(e, quoted)),
+            "{} {:?}",
+            ns,
+            text
+        );
+        Ok(())
+    }
+
+    /// The typed literal: other namespaces, bad NSSs, components, spellings of the NID.
+    #[test]
+    fn the_typed_check_agrees_with_ns_urn() {
+        for &ns in KnownNamespace::ALL {
+            for text in EDGES.iter().copied().chain(ns.examples().iter().copied()) {
+                agree_in(ns, text).unwrap();
+            }
+            for example in ns.examples() {
+                let upper = example.to_ascii_uppercase();
+                agree_in(ns, &upper).unwrap();
+                agree_in(ns, &format!("{example}x")).unwrap();
+                agree_in(ns, &example.replacen(':', "::", 2)).unwrap();
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+        #[test]
+        fn the_typed_check_agrees_with_ns_urn_on_anything(
+            text in urn_like(),
+            k in 0..KnownNamespace::ALL.len(),
+        ) {
+            agree_in(KnownNamespace::ALL[k], &text)?;
+        }
+    }
+
+    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
+    proptest! {
+        /// Valid URNs of every shape and namespace (the crate's own generators), and the same
+        /// with one byte changed: the const grammar and the typed check agree with the parser
+        /// and `NsUrn`.
+        #[test]
+        fn the_const_checks_agree_on_generated_urns(
+            bytes in prop::collection::vec(any::<u8>(), 0..256),
+            at in any::<prop::sample::Index>(),
+            byte in prop::sample::select(b"0-Xx:%/?#+=.a ".to_vec()),
+        ) {
+            let mut choices = crate::choices::ByteChoices::new(&bytes);
+            let text = crate::generate::urn_text(&mut choices, None);
+            let mut edited = text.as_bytes().to_vec();
+            let i = at.index(edited.len());
+            edited[i] = byte;
+            let edited = alloc::string::String::from_utf8_lossy(&edited);
+            agree(&text)?;
+            agree(&edited)?;
+            for &ns in KnownNamespace::ALL {
+                agree_in(ns, &text)?;
+                agree_in(ns, &edited)?;
+            }
         }
     }
 }

@@ -69,6 +69,7 @@ impl Default for ParseOptions {
 
 impl ParseOptions {
     /// RFC 8141 with a maximum length of [`DEFAULT_MAX_LEN`].
+    #[must_use]
     pub const fn new() -> Self {
         ParseOptions {
             syntax: Syntax::Rfc8141,
@@ -78,17 +79,20 @@ impl ParseOptions {
 
     /// RFC 8141 with no length cap beyond what a `Urn` can index (`u32::MAX` bytes), for
     /// tools that read data rather than guard an API (the `urn` CLI parses this way).
+    #[must_use]
     pub const fn unlimited() -> Self {
         Self::new().with_max_len(usize::MAX)
     }
 
     /// These options with another grammar.
+    #[must_use]
     pub const fn with_syntax(mut self, syntax: Syntax) -> Self {
         self.syntax = syntax;
         self
     }
 
     /// These options with another maximum input length in bytes (at most `u32::MAX`).
+    #[must_use]
     pub const fn with_max_len(mut self, max_len: usize) -> Self {
         self.max_len = if max_len > u32::MAX as usize {
             u32::MAX as usize
@@ -99,11 +103,13 @@ impl ParseOptions {
     }
 
     /// The grammar these options parse with.
+    #[must_use]
     pub const fn syntax(&self) -> Syntax {
         self.syntax
     }
 
     /// The maximum input length in bytes.
+    #[must_use]
     pub const fn max_len(&self) -> usize {
         self.max_len
     }

@@ -89,6 +89,7 @@ pub const URN_KEY: &str = concat!(
 ///
 /// The caller must pass an `nss` fragment that only matches valid NSS text, so the result
 /// never accepts a string [`URN`] rejects.
+#[must_use]
 pub fn namespace_urn(nid: &str, nss: &str) -> String {
     let mut out = String::from("^[Uu][Rr][Nn]:");
     for c in nid.chars() {

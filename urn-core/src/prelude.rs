@@ -1,5 +1,5 @@
-//! The names a user of URN values writes every day: the URN types, the typed namespaces and
-//! their aliases (one per row of the namespace table), and the parse error.
+//! The names a user of URN values writes every day: the URN types, the `urn!` literal, the
+//! typed namespaces and their aliases (one per row of the namespace table), and the errors.
 //!
 //! urn-serde, urn-sql and urn-schema each re-export urn-core whole (`urn_sql::urn_core`) and
 //! this module at their root, so the same names are there in every crate, whichever one a
@@ -13,7 +13,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub use crate::{Namespace, NamespaceError, NsUrn, ParseError, Urn, UrnKey, UrnRef, namespace, ns};
+pub use crate::{
+    Namespace, NamespaceError, NsUrn, ParseError, Urn, UrnKey, UrnRef, namespace, ns, urn,
+};
 
 /// Re-exports the typed aliases named in the rows of the namespace table.
 macro_rules! reexport_aliases {

@@ -54,6 +54,7 @@ include!(concat!(env!("OUT_DIR"), "/nid_registry.rs"));
 /// let all = urn_core::registry();
 /// assert!(all.iter().any(|e| e.nid == "uuid"));
 /// ```
+#[must_use]
 pub fn registry() -> &'static [RegistryEntry] {
     REGISTRY
 }
@@ -64,6 +65,7 @@ pub fn registry() -> &'static [RegistryEntry] {
 /// let e = urn_core::registry_entry("ISBN").unwrap();
 /// assert_eq!(e.status, urn_core::NidStatus::Formal);
 /// ```
+#[must_use]
 pub fn registry_entry(nid: &str) -> Option<&'static RegistryEntry> {
     if nid.len() > 32 {
         return None;
@@ -97,6 +99,7 @@ pub fn registry_entry(nid: &str) -> Option<&'static RegistryEntry> {
 /// assert_eq!(nid_status("xn--abc"), NidStatus::Reserved);
 /// assert_eq!(nid_status("ngsi-ld"), NidStatus::Unregistered);
 /// ```
+#[must_use]
 pub fn nid_status(nid: &str) -> NidStatus {
     if let Some(entry) = registry_entry(nid) {
         return entry.status;

@@ -10,7 +10,7 @@ use core::str::FromStr;
 
 use crate::UrnRef;
 use crate::encoding::DecodeError;
-use crate::error::{Component, ErrorKind, ParseError};
+use crate::error::{Component, ErrorKind, FromStringError, ParseError};
 use crate::key::UrnKey;
 use crate::key_rules::KeyRules;
 use crate::namespaces::{KnownNamespace, NamespaceError};
@@ -24,7 +24,7 @@ use crate::registry::NidStatus;
 /// equal; [`Urn::eq_text`] compares the exact text. `Display` prints the original text.
 ///
 /// ```
-/// use urn_core::Urn;
+/// use urn_core::{Urn, urn};
 /// let urn: Urn = "URN:ISBN:0-395-36341-1?+res?=view=1#p4".parse()?;
 /// assert_eq!(urn.to_string(), "URN:ISBN:0-395-36341-1?+res?=view=1#p4");
 /// assert_eq!(urn.nid(), "ISBN");
@@ -33,8 +33,17 @@ use crate::registry::NidStatus;
 /// assert_eq!(urn.q_component(), Some("view=1"));
 /// assert_eq!(urn.f_component(), Some("p4"));
 /// assert_eq!(urn.key().as_str(), "urn:isbn:0395363411");
-/// assert_eq!(urn, Urn::parse("urn:isbn:0395363411")?);
+/// assert_eq!(urn, urn!("urn:isbn:0395363411"));
 /// # Ok::<(), urn_core::ParseError>(())
+/// ```
+///
+/// A URN written in the code is a [`urn!`](crate::urn) literal, checked when the program is
+/// compiled; `Urn::from` copies one into an owned `Urn`:
+///
+/// ```
+/// use urn_core::{Urn, urn};
+/// let default_licence: Urn = urn!("urn:example:licence:cc-by-4.0").into();
+/// assert_eq!(default_licence.nss(), "licence:cc-by-4.0");
 /// ```
 #[derive(Clone)]
 #[cfg_attr(
@@ -70,15 +79,19 @@ impl Urn {
         UrnRef::parse_with(text, options).map(Urn::from)
     }
 
-    /// Parses an RFC 8141 URN, taking the string without copying it.
+    /// Parses an RFC 8141 URN, taking the string without copying it; on failure the error
+    /// hands the string back ([`FromStringError::into_string`]).
     ///
     /// ```
-    /// let urn = urn_core::Urn::from_string(String::from("urn:example:a"))?;
+    /// use urn_core::Urn;
+    /// let urn = Urn::from_string(String::from("urn:example:a"))?;
     /// assert_eq!(urn.into_string(), "urn:example:a");
-    /// # Ok::<(), urn_core::ParseError>(())
+    /// let err = Urn::from_string(String::from("urn:example:a?b")).unwrap_err();
+    /// assert_eq!(err.into_string(), "urn:example:a?b");
+    /// # Ok::<(), urn_core::FromStringError>(())
     /// ```
-    pub fn from_string(text: String) -> Result<Self, ParseError> {
-        Self::from_string_or_back(text).map_err(|(_, e)| e)
+    pub fn from_string(text: String) -> Result<Self, FromStringError> {
+        Self::from_string_or_back(text).map_err(|(text, e)| FromStringError::new(text, e))
     }
 
     /// Like [`Urn::from_string`], but hands the text back with the error (for messages that
@@ -109,6 +122,7 @@ impl Urn {
     /// assert_eq!(urn.as_str(), "urn:example:a%20b%2Fc?=lang=en");
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
+    #[must_use]
     pub fn builder(nid: &str, nss: &str) -> UrnBuilder {
         UrnBuilder::new(nid, nss)
     }
@@ -116,11 +130,12 @@ impl Urn {
     /// A builder holding this URN's parts, for changing a component.
     ///
     /// ```
-    /// let urn = urn_core::Urn::parse("urn:example:a?=x=1#top")?;
+    /// let urn = urn_core::Urn::from(urn_core::urn!("urn:example:a?=x=1#top"));
     /// let plain = urn.to_builder().q_component(None).f_component(None).build()?;
     /// assert_eq!(plain.as_str(), "urn:example:a");
     /// # Ok::<(), urn_core::ParseError>(())
     /// ```
+    #[must_use]
     pub fn to_builder(&self) -> UrnBuilder {
         UrnBuilder::new(self.nid(), self.nss())
             .r_component(self.r_component())
@@ -129,61 +144,73 @@ impl Urn {
     }
 
     /// A view that borrows this URN's text (free: no copy, no parse).
+    #[must_use]
     pub fn as_urn_ref(&self) -> UrnRef<'_> {
         UrnRef::from_offsets(&self.text, self.offsets)
     }
 
     /// The URN exactly as given.
+    #[must_use]
     pub fn as_str(&self) -> &str {
         &self.text
     }
 
     /// The text, giving up the URN.
+    #[must_use]
     pub fn into_string(self) -> String {
         self.text
     }
 
     /// The namespace identifier, as written.
+    #[must_use]
     pub fn nid(&self) -> &str {
         self.as_urn_ref().nid()
     }
 
     /// The namespace-specific string, as written (percent-encoded).
+    #[must_use]
     pub fn nss(&self) -> &str {
         self.as_urn_ref().nss()
     }
 
     /// The r-component without its `?+`, if present.
+    #[must_use]
     pub fn r_component(&self) -> Option<&str> {
         self.as_urn_ref().r_component()
     }
 
     /// The q-component without its `?=`, if present.
+    #[must_use]
     pub fn q_component(&self) -> Option<&str> {
         self.as_urn_ref().q_component()
     }
 
     /// The f-component without its `#`, if present (`Some("")` for a bare trailing `#`).
+    #[must_use]
     pub fn f_component(&self) -> Option<&str> {
         self.as_urn_ref().f_component()
     }
 
     /// `urn:<NID>:<NSS>` as written, without components.
+    #[must_use]
     pub fn assigned_name(&self) -> &str {
         self.as_urn_ref().assigned_name()
     }
 
     /// The canonical key under [`KeyRules::CURRENT`] (borrows when already normal).
+    #[must_use]
     pub fn key(&self) -> UrnKey<'_> {
         self.as_urn_ref().key()
     }
 
     /// The RFC 8141 section 3 key alone (no namespace rules).
+    #[must_use]
     pub fn rfc8141_key(&self) -> UrnKey<'_> {
         self.as_urn_ref().rfc8141_key()
     }
 
     /// The canonical key under a given rule set.
+    #[must_use]
     pub fn key_with(&self, rules: KeyRules) -> UrnKey<'_> {
         self.as_urn_ref().key_with(rules)
     }
@@ -196,15 +223,17 @@ impl Urn {
     /// The NID's registration status.
     ///
     /// ```
-    /// use urn_core::{NidStatus, Urn};
-    /// assert_eq!(Urn::parse("urn:ngsi-ld:Car:1")?.nid_status(), NidStatus::Unregistered);
-    /// # Ok::<(), urn_core::ParseError>(())
+    /// use urn_core::{NidStatus, Urn, urn};
+    /// let urn = Urn::from(urn!("urn:ngsi-ld:Car:1"));
+    /// assert_eq!(urn.nid_status(), NidStatus::Unregistered);
     /// ```
+    #[must_use]
     pub fn nid_status(&self) -> NidStatus {
         self.as_urn_ref().nid_status()
     }
 
     /// The namespace, when this crate knows its NSS syntax.
+    #[must_use]
     pub fn namespace(&self) -> Option<KnownNamespace> {
         self.as_urn_ref().namespace()
     }
@@ -216,11 +245,13 @@ impl Urn {
 
     /// The UUID of a valid `urn:uuid:` URN (feature `uuid`); `None` for any other URN.
     #[cfg(feature = "uuid")]
+    #[must_use]
     pub fn to_uuid(&self) -> Option<uuid::Uuid> {
         self.as_urn_ref().to_uuid()
     }
 
     /// Exact comparison of the text (`==` compares keys).
+    #[must_use]
     pub fn eq_text(&self, other: &Urn) -> bool {
         self.text == other.text
     }
@@ -233,9 +264,10 @@ impl FromStr for Urn {
     }
 }
 
+/// [`Urn::from_string`]: no copy, and the string back on failure.
 impl TryFrom<String> for Urn {
-    type Error = ParseError;
-    fn try_from(s: String) -> Result<Self, ParseError> {
+    type Error = FromStringError;
+    fn try_from(s: String) -> Result<Self, FromStringError> {
         Urn::from_string(s)
     }
 }
@@ -267,10 +299,9 @@ impl From<UrnRef<'_>> for Urn {
 /// A key as a URN (a key is itself a valid URN with no components).
 ///
 /// ```
-/// use urn_core::Urn;
-/// let urn: Urn = "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6".parse()?;
+/// use urn_core::{Urn, urn};
+/// let urn = urn!("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6");
 /// assert_eq!(Urn::from(urn.key()), urn);
-/// # Ok::<(), urn_core::ParseError>(())
 /// ```
 impl From<UrnKey<'_>> for Urn {
     fn from(key: UrnKey<'_>) -> Self {
@@ -308,9 +339,11 @@ impl AsRef<str> for Urn {
     }
 }
 
+/// The text, padded, aligned and truncated exactly as `str` is (`{:>40}`, `{:.20}`); `{:#}`
+/// prints the same as `{}`.
 impl fmt::Display for Urn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
+        f.pad(&self.text)
     }
 }
 
@@ -387,6 +420,7 @@ pub struct UrnBuilder {
 
 impl UrnBuilder {
     /// A builder for `urn:<nid>:<nss>` (the same as [`Urn::builder`]).
+    #[must_use]
     pub fn new(nid: &str, nss: &str) -> Self {
         UrnBuilder {
             nid: nid.into(),
@@ -396,30 +430,35 @@ impl UrnBuilder {
     }
 
     /// Sets the NID.
+    #[must_use]
     pub fn nid(mut self, nid: &str) -> Self {
         self.nid = nid.into();
         self
     }
 
     /// Sets the NSS (percent-encoded).
+    #[must_use]
     pub fn nss(mut self, nss: &str) -> Self {
         self.nss = nss.into();
         self
     }
 
     /// Sets or (with `None`) removes the r-component.
+    #[must_use]
     pub fn r_component<'s>(mut self, r: impl Into<Option<&'s str>>) -> Self {
         self.r_component = r.into().map(String::from);
         self
     }
 
     /// Sets or (with `None`) removes the q-component.
+    #[must_use]
     pub fn q_component<'s>(mut self, q: impl Into<Option<&'s str>>) -> Self {
         self.q_component = q.into().map(String::from);
         self
     }
 
     /// Sets or (with `None`) removes the f-component (`Some("")` gives a trailing `#`).
+    #[must_use]
     pub fn f_component<'s>(mut self, f: impl Into<Option<&'s str>>) -> Self {
         self.f_component = f.into().map(String::from);
         self
@@ -487,7 +526,45 @@ impl UrnBuilder {
 
 #[cfg(test)]
 mod tests {
+    use alloc::string::ToString;
+
     use super::*;
+
+    /// A failed `from_string` gives the caller's allocation back, not a copy; `?` still turns
+    /// the error into a `ParseError`.
+    #[test]
+    fn a_failed_from_string_hands_the_string_back() {
+        let text = String::from("urn:example:a?b");
+        let at = text.as_ptr();
+        let err = Urn::from_string(text).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::BareQuestionMark, 13)
+        );
+        assert_eq!(err.to_string(), err.error().to_string());
+        assert_eq!(err.as_str(), "urn:example:a?b");
+        let back = err.into_string();
+        assert_eq!((back.as_str(), back.as_ptr()), ("urn:example:a?b", at));
+
+        let again = Urn::try_from(back).unwrap_err().into_string();
+        assert_eq!(again.as_ptr(), at);
+
+        let key = String::from("URN:example:a");
+        let at = key.as_ptr();
+        let err = UrnKey::from_string(key).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::KeyNotCanonical);
+        let key = err.into_string();
+        assert_eq!(key.as_ptr(), at);
+
+        fn question(text: &str) -> Result<Urn, ParseError> {
+            Ok(Urn::from_string(text.into())?)
+        }
+        assert_eq!(
+            question("urn:example:a b").unwrap_err().offset(),
+            13,
+            "`?` converts into ParseError"
+        );
+    }
 
     #[test]
     fn delimiters_inside_parts_are_errors() {

@@ -10,6 +10,7 @@ use crate::encoding::{self, DecodeError};
 use crate::error::ParseError;
 use crate::key::UrnKey;
 use crate::key_rules::KeyRules;
+use crate::literal;
 use crate::namespaces::{KnownNamespace, NamespaceError};
 use crate::parse::{self, Offsets, ParseOptions, Parsed};
 use crate::registry::{self, NidStatus};
@@ -21,15 +22,18 @@ use crate::registry::{self, NidStatus};
 /// [`Urn::as_urn_ref`](crate::Urn::as_urn_ref) borrows one.
 ///
 /// ```
-/// use urn_core::UrnRef;
+/// use urn_core::{UrnRef, urn};
 /// let urn = UrnRef::parse("urn:example:weather?=op=map&lat=39.56#top")?;
 /// assert_eq!(urn.nid(), "example");
 /// assert_eq!(urn.nss(), "weather");
 /// assert_eq!(urn.q_component(), Some("op=map&lat=39.56"));
 /// assert_eq!(urn.f_component(), Some("top"));
-/// assert_eq!(urn, UrnRef::parse("URN:EXAMPLE:weather")?);
+/// assert_eq!(urn, urn!("URN:EXAMPLE:weather"));
 /// # Ok::<(), urn_core::ParseError>(())
 /// ```
+///
+/// [`urn!`](crate::urn) makes a `UrnRef<'static>` of a literal, checked when the program is
+/// compiled.
 #[derive(Clone, Copy)]
 #[cfg_attr(
     feature = "diesel",
@@ -61,6 +65,25 @@ impl<'a> UrnRef<'a> {
         parse::parse(text, options.into()).map(|parsed| UrnRef { parsed })
     }
 
+    /// Parses `text` as an RFC 8141 URN of at most [`DEFAULT_MAX_LEN`](crate::DEFAULT_MAX_LEN)
+    /// bytes in a `const fn`: the same answer as [`UrnRef::parse`] (the same components, key
+    /// and error), usable in constants. At run time prefer `parse`, which is several times
+    /// faster.
+    ///
+    /// ```
+    /// use urn_core::{ErrorKind, ParseError, UrnRef};
+    /// const CHECKED: Result<UrnRef<'static>, ParseError> = UrnRef::parse_const("urn:example:a?b");
+    /// assert!(matches!(CHECKED, Err(e) if e.kind() == ErrorKind::BareQuestionMark));
+    /// const VALID: bool = UrnRef::parse_const("urn:example:a").is_ok();
+    /// assert!(VALID);
+    /// ```
+    pub const fn parse_const(text: &'a str) -> Result<Self, ParseError> {
+        match literal::parse(text) {
+            Ok(offsets) => Ok(UrnRef::from_offsets(text, offsets)),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The view of text whose offsets a parse produced.
     pub(crate) const fn from_offsets(text: &'a str, offsets: Offsets) -> Self {
         UrnRef {
@@ -69,47 +92,56 @@ impl<'a> UrnRef<'a> {
     }
 
     /// The URN exactly as given.
+    #[must_use]
     pub const fn as_str(&self) -> &'a str {
         self.parsed.text
     }
 
     /// The namespace identifier, as written (compare it case-insensitively).
+    #[must_use]
     pub fn nid(&self) -> &'a str {
         self.parsed.nid()
     }
 
     /// The namespace-specific string, as written (percent-encoded).
+    #[must_use]
     pub fn nss(&self) -> &'a str {
         self.parsed.nss()
     }
 
     /// The r-component without its `?+`, if present.
+    #[must_use]
     pub fn r_component(&self) -> Option<&'a str> {
         self.parsed.r_component()
     }
 
     /// The q-component without its `?=`, if present.
+    #[must_use]
     pub fn q_component(&self) -> Option<&'a str> {
         self.parsed.q_component()
     }
 
     /// The f-component without its `#`, if present (`Some("")` for a bare trailing `#`).
+    #[must_use]
     pub fn f_component(&self) -> Option<&'a str> {
         self.parsed.f_component()
     }
 
     /// `urn:<NID>:<NSS>` as written, without components: what a resolver is asked about.
+    #[must_use]
     pub fn assigned_name(&self) -> &'a str {
         self.parsed.assigned_name()
     }
 
     /// The canonical key under [`KeyRules::CURRENT`]: RFC 8141 section 3 plus the
     /// namespaces' own equivalence rules. Borrows when the URN is already normal.
+    #[must_use]
     pub fn key(&self) -> UrnKey<'a> {
         self.key_with(KeyRules::CURRENT)
     }
 
     /// The RFC 8141 section 3 key alone (no namespace rules).
+    #[must_use]
     pub fn rfc8141_key(&self) -> UrnKey<'a> {
         self.key_with(KeyRules::Rfc8141)
     }
@@ -117,13 +149,13 @@ impl<'a> UrnRef<'a> {
     /// The canonical key under a given rule set.
     ///
     /// ```
-    /// use urn_core::{KeyRules, UrnRef};
-    /// let urn = UrnRef::parse("URN:ISBN:0-395-36341-1")?;
+    /// use urn_core::{KeyRules, urn};
+    /// let urn = urn!("URN:ISBN:0-395-36341-1");
     /// assert_eq!(urn.key_with(KeyRules::Rfc8141).as_str(), "urn:isbn:0-395-36341-1");
     /// assert_eq!(urn.key_with(KeyRules::V1).as_str(), "urn:isbn:0395363411");
-    /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     #[inline]
+    #[must_use]
     pub fn key_with(&self, rules: KeyRules) -> UrnKey<'a> {
         UrnKey::from_text(canonical::key(&self.parsed, rules))
     }
@@ -137,7 +169,7 @@ impl<'a> UrnRef<'a> {
     /// bytes are not UTF-8.
     ///
     /// ```
-    /// let urn = urn_core::UrnRef::parse("urn:example:%D0%B0123,z456")?;
+    /// let urn = urn_core::urn!("urn:example:%D0%B0123,z456");
     /// assert_eq!(urn.nss_decoded()?, "а123,z456"); // Cyrillic 'а'
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -148,15 +180,16 @@ impl<'a> UrnRef<'a> {
     /// The NID's registration status (IANA registry of [`REGISTRY_DATE`](crate::REGISTRY_DATE)).
     ///
     /// ```
-    /// use urn_core::{NidStatus, UrnRef};
-    /// assert_eq!(UrnRef::parse("urn:ngsi-ld:Car:1")?.nid_status(), NidStatus::Unregistered);
-    /// # Ok::<(), urn_core::ParseError>(())
+    /// use urn_core::{NidStatus, urn};
+    /// assert_eq!(urn!("urn:ngsi-ld:Car:1").nid_status(), NidStatus::Unregistered);
     /// ```
+    #[must_use]
     pub fn nid_status(&self) -> NidStatus {
         registry::nid_status(self.nid())
     }
 
     /// The namespace, when this crate knows its NSS syntax.
+    #[must_use]
     pub fn namespace(&self) -> Option<KnownNamespace> {
         KnownNamespace::from_nid(self.nid())
     }
@@ -166,10 +199,9 @@ impl<'a> UrnRef<'a> {
     /// The error's offset counts from the start of the URN.
     ///
     /// ```
-    /// let urn = urn_core::UrnRef::parse("urn:isbn:0-395-36341-2")?;
+    /// let urn = urn_core::urn!("urn:isbn:0-395-36341-2"); // a URN, but not a valid ISBN
     /// let err = urn.validate_namespace().unwrap_err();
     /// assert_eq!(err.to_string(), "invalid isbn URN: the check digit does not match (byte 21)");
-    /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     pub fn validate_namespace(&self) -> Result<(), NamespaceError> {
         match self.namespace() {
@@ -183,12 +215,12 @@ impl<'a> UrnRef<'a> {
     /// The UUID of a valid `urn:uuid:` URN (feature `uuid`); `None` for any other URN.
     ///
     /// ```
-    /// let urn = urn_core::UrnRef::parse("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6")?;
+    /// let urn = urn_core::urn!("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6");
     /// let uuid = urn.to_uuid().unwrap();
     /// assert_eq!(uuid.to_string(), "f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
-    /// # Ok::<(), urn_core::ParseError>(())
     /// ```
     #[cfg(feature = "uuid")]
+    #[must_use]
     pub fn to_uuid(&self) -> Option<uuid::Uuid> {
         if self.namespace() != Some(KnownNamespace::Uuid) || self.validate_namespace().is_err() {
             return None;
@@ -199,19 +231,52 @@ impl<'a> UrnRef<'a> {
     /// Exact comparison of the text, including case and components (`==` compares keys).
     ///
     /// ```
-    /// use urn_core::UrnRef;
-    /// let (a, b) = (UrnRef::parse("urn:ex:a#1")?, UrnRef::parse("URN:ex:a")?);
+    /// use urn_core::urn;
+    /// let (a, b) = (urn!("urn:ex:a#1"), urn!("URN:ex:a"));
     /// assert!(a == b && !a.eq_text(&b));
-    /// # Ok::<(), urn_core::ParseError>(())
     /// ```
+    #[must_use]
     pub fn eq_text(&self, other: &UrnRef<'_>) -> bool {
         self.as_str() == other.as_str()
     }
 }
 
+impl UrnRef<'static> {
+    /// The URN of a string literal, checked when the program is compiled if called in a
+    /// constant (as [`urn!`](crate::urn) does), like `http`'s `HeaderName::from_static`.
+    ///
+    /// ```
+    /// use urn_core::UrnRef;
+    /// const HOBBIT: UrnRef<'static> = UrnRef::from_static("urn:isbn:0-395-36341-1");
+    /// assert_eq!(HOBBIT.key().as_str(), "urn:isbn:0395363411");
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When `text` is not an RFC 8141 URN of at most
+    /// [`DEFAULT_MAX_LEN`](crate::DEFAULT_MAX_LEN) bytes, with the message of the
+    /// [`ParseError`] that [`UrnRef::parse`] returns: in a constant, that is a compile error.
+    /// Use [`UrnRef::parse`] for text that is not a literal.
+    ///
+    /// ```compile_fail,E0080
+    /// // error[E0080]: evaluation panicked: invalid URN: the NSS at byte 12 is empty
+    /// const EMPTY: urn_core::UrnRef<'static> = urn_core::UrnRef::from_static("urn:example:");
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub const fn from_static(text: &'static str) -> UrnRef<'static> {
+        match UrnRef::parse_const(text) {
+            Ok(urn) => urn,
+            Err(e) => literal::refuse_parse(&e),
+        }
+    }
+}
+
+/// The text, padded, aligned and truncated exactly as `str` is (`{:>40}`, `{:.20}`); `{:#}`
+/// prints the same as `{}`.
 impl fmt::Display for UrnRef<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.pad(self.as_str())
     }
 }
 
@@ -260,5 +325,51 @@ impl Ord for UrnRef<'_> {
 impl Hash for UrnRef<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         canonical::hash(&self.parsed, state);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::string::{String, ToString};
+
+    use super::*;
+
+    /// What `from_static` and the typed form do at run time: panic with the compile error's text.
+    #[test]
+    fn refusals_panic_with_the_run_time_message() {
+        fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+            let payload = std::panic::catch_unwind(f).unwrap_err();
+            payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap()
+        }
+        let text: &'static str = "urn:example:a?b";
+        assert_eq!(
+            panic_message(|| {
+                let _ = UrnRef::from_static(text);
+            }),
+            UrnRef::parse(text).unwrap_err().to_string()
+        );
+        assert_eq!(
+            panic_message(|| {
+                let _ = crate::literal::typed("isbn", "urn:isbn:0-395-36341-2");
+            }),
+            "invalid isbn URN: the check digit does not match (byte 21)"
+        );
+        assert_eq!(
+            panic_message(|| {
+                let _ = crate::literal::typed("isbn", "urn:issn:0317-8471");
+            }),
+            r#"expected a URN in namespace "isbn", found "issn""#
+        );
+        assert_eq!(
+            panic_message(|| {
+                let _ = crate::literal::typed("acme", "urn:acme:1");
+            }),
+            "urn!(acme: ...): not a namespace urn-core knows; the typed form takes uuid, isbn, \
+             issn, ietf, oid, nbn, lex, mpeg, ogc or example"
+        );
     }
 }

@@ -11,7 +11,7 @@ use std::cell::Cell;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use urn_core::{Urn, UrnRef};
+use urn_core::{Urn, UrnRef, urn};
 
 struct Counting;
 
@@ -78,15 +78,15 @@ fn parsing_allocates_exactly_what_it_must() {
 
 #[test]
 fn normal_keys_and_comparisons_allocate_nothing() {
-    let normal = UrnRef::parse("urn:example:a123%2Cz456?=q").unwrap();
+    let normal = urn!("urn:example:a123%2Cz456?=q");
     let (key, n) = count(|| normal.key());
     assert_eq!((key.as_str(), n), ("urn:example:a123%2Cz456", 0));
 
-    let uuid = UrnRef::parse("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6").unwrap();
+    let uuid = urn!("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6");
     let (_, n) = count(|| uuid.key());
     assert_eq!(n, 0, "a lower-case uuid is already its key");
 
-    let upper = UrnRef::parse("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6").unwrap();
+    let upper = urn!("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6");
     let (key, n) = count(|| upper.key());
     assert_eq!(
         n, 0,

@@ -6,12 +6,63 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use proptest::prelude::*;
-use urn_core::{Syntax, Urn, UrnKey, UrnRef, decode_nss, encode_nss};
+use urn_core::{IsbnUrn, Syntax, Urn, UrnKey, UrnRef, decode_nss, encode_nss, urn};
 
 fn hash_of<T: Hash>(t: &T) -> u64 {
     let mut h = DefaultHasher::new();
     t.hash(&mut h);
     h.finish()
+}
+
+/// `shown` formats as `text` does under every width, fill, alignment and precision (and `#`,
+/// and the `0` flag, which `str` ignores).
+fn formats_as_str(shown: &dyn std::fmt::Display, text: &str) -> Result<(), TestCaseError> {
+    prop_assert_eq!(format!("{shown}"), text);
+    prop_assert_eq!(format!("{shown:#}"), text);
+    for width in [
+        0,
+        1,
+        text.len().saturating_sub(1),
+        text.len(),
+        text.len() + 1,
+        80,
+    ] {
+        prop_assert_eq!(format!("{shown:width$}"), format!("{text:width$}"));
+        prop_assert_eq!(format!("{shown:<width$}"), format!("{text:<width$}"));
+        prop_assert_eq!(format!("{shown:^width$}"), format!("{text:^width$}"));
+        prop_assert_eq!(format!("{shown:>width$}"), format!("{text:>width$}"));
+        prop_assert_eq!(format!("{shown:*^width$}"), format!("{text:*^width$}"));
+        prop_assert_eq!(format!("{shown:é>width$}"), format!("{text:é>width$}"));
+        prop_assert_eq!(format!("{shown:0width$}"), format!("{text:0width$}"));
+        prop_assert_eq!(format!("{shown:#<width$}"), format!("{text:#<width$}"));
+        for precision in [0, 1, 12, text.len(), 500] {
+            prop_assert_eq!(
+                format!("{shown:.precision$}"),
+                format!("{text:.precision$}")
+            );
+            prop_assert_eq!(
+                format!("{shown:-^width$.precision$}"),
+                format!("{text:-^width$.precision$}")
+            );
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_urn_type_formats_as_its_text() {
+    let typed: IsbnUrn = "URN:ISBN:0-395-36341-1?=x#p".parse().unwrap();
+    let view = urn!("urn:example:a%2cb?+r?=q#f");
+    let owned = Urn::from(view);
+    formats_as_str(&typed, typed.as_str()).unwrap();
+    formats_as_str(&typed.key(), typed.key().as_str()).unwrap();
+    formats_as_str(&view, view.as_str()).unwrap();
+    formats_as_str(&owned, owned.as_str()).unwrap();
+    formats_as_str(&owned.key(), "urn:example:a%2Cb").unwrap();
+    assert_eq!(
+        format!("[{view:>30.16}]"),
+        "[              urn:example:a%2c]"
+    );
 }
 
 /// A PLAIN character, a `%XX` triplet (mixed-case hex), or (where allowed) `/` or `?`.
@@ -131,6 +182,15 @@ proptest! {
             prop_assert_eq!(&again, &urn);
             prop_assert!(again.eq_text(&urn));
             prop_assert_eq!(again.as_str(), text.as_str());
+        }
+    }
+
+    #[test]
+    fn display_pads_and_truncates_as_str_does(p in parts()) {
+        if let Ok(urn) = Urn::parse(&assemble(&p)) {
+            formats_as_str(&urn, urn.as_str())?;
+            formats_as_str(&urn.as_urn_ref(), urn.as_str())?;
+            formats_as_str(&urn.key(), urn.key().as_str())?;
         }
     }
 

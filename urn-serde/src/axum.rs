@@ -222,9 +222,12 @@ impl<S: Send + Sync> FromRequestParts<S> for UrnPath {
             }
         }
         let text = urn_text(located.written, decoded, uri.query())?;
-        Urn::from_string(text.clone())
+        Urn::from_string(text)
             .map(UrnPath)
-            .map_err(|error| UrnPathRejection::Invalid { text, error })
+            .map_err(|e| UrnPathRejection::Invalid {
+                error: e.error(),
+                text: e.into_string(),
+            })
     }
 }
 

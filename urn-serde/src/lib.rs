@@ -30,7 +30,10 @@ pub use representation::Representation;
 ///     #[serde(with = "urn_serde::canonical::vec")]
 ///     see_also: Vec<Urn>,
 /// }
-/// let out = Out { id: "URN:ISBN:0-395-36341-1".parse()?, see_also: vec!["urn:Example:a%2c".parse()?] };
+/// let out = Out {
+///     id: urn_serde::urn!("URN:ISBN:0-395-36341-1").into(),
+///     see_also: vec![urn_serde::urn!("urn:Example:a%2c").into()],
+/// };
 /// assert_eq!(
 ///     serde_json::to_string(&out)?,
 ///     r#"{"id":"urn:isbn:0395363411","see_also":["urn:example:a%2C"]}"#
@@ -78,7 +81,7 @@ pub mod rfc2141 {
 ///     #[serde(with = "urn_serde::parts")]
 ///     id: Urn,
 /// }
-/// let doc = Doc { id: "urn:example:a?=lang=en".parse()? };
+/// let doc = Doc { id: urn_serde::urn!("urn:example:a?=lang=en").into() };
 /// let json = serde_json::to_string(&doc)?;
 /// assert_eq!(
 ///     json,

@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use urn_serde::{
     ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, NamespaceError, NsUrn, OidUrn, Urn, UrnKey, UrnRef,
-    UuidUrn, namespace,
+    UuidUrn, namespace, urn,
 };
 
 namespace!(pub Acme, "acme-sku", |nss: &str| match nss.bytes().position(|b| !b.is_ascii_digit()) {
@@ -31,17 +31,15 @@ struct Item {
 }
 
 fn item() -> Item {
-    let id: Urn = "URN:EXAMPLE:item-1%2c?=lang=en#top".parse().unwrap();
+    let id = Urn::from(urn!("URN:EXAMPLE:item-1%2c?=lang=en#top"));
     Item {
         key: id.key().into_owned(),
         id,
         isbn: Some("urn:ISBN:0-395-36341-1".parse().unwrap()),
         sku: "urn:acme-sku:42".parse().unwrap(),
         see_also: vec![
-            "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6"
-                .parse()
-                .unwrap(),
-            "urn:ietf:rfc:2141".parse().unwrap(),
+            urn!("urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6").into(),
+            urn!("urn:ietf:rfc:2141").into(),
         ],
     }
 }
@@ -208,23 +206,23 @@ fn error_messages_name_the_rule_byte_and_position() {
 #[test]
 fn maps_keyed_by_urn_round_trip() {
     let mut hash: HashMap<Urn, u32> = HashMap::new();
-    hash.insert("urn:example:a".parse().unwrap(), 1);
-    hash.insert("urn:isbn:0395363411".parse().unwrap(), 2);
+    hash.insert(urn!("urn:example:a").into(), 1);
+    hash.insert(urn!("urn:isbn:0395363411").into(), 2);
     let json = serde_json::to_string(&hash).unwrap();
     let back: HashMap<Urn, u32> = serde_json::from_str(&json).unwrap();
     assert_eq!(back, hash);
     // Lookups by any equivalent spelling.
     assert_eq!(
-        back.get(&"URN:ISBN:0-395-36341-1".parse::<Urn>().unwrap()),
+        back.get(&Urn::from(urn!("URN:ISBN:0-395-36341-1"))),
         Some(&2)
     );
 
     let mut tree: BTreeMap<Urn, Vec<Urn>> = BTreeMap::new();
     tree.insert(
-        "urn:example:b".parse().unwrap(),
-        vec!["urn:example:c".parse().unwrap()],
+        urn!("urn:example:b").into(),
+        vec![urn!("urn:example:c").into()],
     );
-    tree.insert("urn:example:a".parse().unwrap(), vec![]);
+    tree.insert(urn!("urn:example:a").into(), vec![]);
     let json = serde_json::to_string(&tree).unwrap();
     assert_eq!(
         json,
@@ -258,14 +256,12 @@ struct Adapted {
 #[test]
 fn with_modules_cover_option_and_vec() {
     let v = Adapted {
-        canonical: "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6#x"
-            .parse()
-            .unwrap(),
+        canonical: urn!("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6#x").into(),
         maybe: None,
         legacy: vec![Urn::parse_with("urn:a-:b", urn_core::Syntax::Rfc2141).unwrap()],
-        parts: "urn:example:a?+r?=q#".parse().unwrap(),
+        parts: urn!("urn:example:a?+r?=q#").into(),
         parts_none: None,
-        parts_list: vec!["urn:example:z".parse().unwrap()],
+        parts_list: vec![urn!("urn:example:z").into()],
     };
     let json = serde_json::to_string(&v).unwrap();
     assert_eq!(

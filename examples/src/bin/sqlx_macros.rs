@@ -67,7 +67,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             item.id, item.urn, item.urn_key
         );
     }
-    let probe: Urn = "urn:ISBN:0-395-36341-1#p4".parse()?;
+    let probe = Urn::from(urn_core::urn!("urn:ISBN:0-395-36341-1#p4"));
     let found = sqlx::query_as!(
         Item,
         r#"SELECT id, urn AS "urn: Urn", urn_key AS "urn_key!: UrnKey<'static>"

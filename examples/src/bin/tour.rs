@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use diesel::{Connection, RunQueryDsl};
 use serde::{Deserialize, Serialize};
-use urn_core::{KeyRules, Syntax, Urn, UrnRef, decode_nss, encode_nss};
+use urn_core::{KeyRules, Syntax, Urn, UrnRef, decode_nss, encode_nss, urn};
 use urn_serde::IsbnUrn;
 use urn_sql::{Dialect, UrnTable};
 
@@ -84,7 +84,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if fresh { "new" } else { "duplicate" }
         );
     }
-    let isbn = UrnRef::parse("URN:ISBN:0-395-36341-1")?;
+    let isbn = urn!("URN:ISBN:0-395-36341-1");
     show(
         "rfc8141 key",
         format!(
@@ -162,7 +162,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             stored.urn
         );
     }
-    let probe: Urn = "URN:ISBN:0-395-36341-1".parse()?;
+    let probe = Urn::from(urn!("URN:ISBN:0-395-36341-1"));
     let found = urn_sql::diesel::find(&mut db, &table, &probe)?.ok_or("not found")?;
     show("lookup", format!("{probe} finds row {}", found.id));
 
