@@ -121,7 +121,7 @@ fn diesel_catalog_on_postgres() {
     exercise(&schema.url);
 }
 
-/// The README's commands, one program after the other in one directory with their defaults:
+/// The examples README's commands, one program after the other in one directory with their defaults:
 /// `catalog` (which makes `catalog.sqlite3` and listens), then `diesel_catalog add`, `get` and
 /// `list` (which use `diesel_catalog.sqlite3`: with one file, the second program failed on the
 /// first one's table).
@@ -149,7 +149,7 @@ fn catalog_then_diesel_catalog_with_the_readmes_commands() {
     catalog.wait().unwrap();
     assert!(listening, "catalog did not start");
     assert!(dir.join("catalog.sqlite3").exists());
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../README.md");
     let commands: Vec<&str> = readme
         .lines()
         .filter_map(|l| l.strip_prefix("cargo run -p urn-examples --bin diesel_catalog -- "))

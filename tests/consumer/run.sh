@@ -51,13 +51,18 @@ package_separate() {
         git status --short -- "$dir" >&2
         return 1
     fi
-    local lock
+    local lock target
     lock="$(mktemp)"
+    # URN_CI_TARGETS (set by .ci/run): a target directory outside the clone, which later runs
+    # reuse (verifying urn-datafusion's package builds DataFusion).
+    target="${URN_CI_TARGETS:+$URN_CI_TARGETS/package-$dir}"
+    target="${target:-$dir/target}"
     cp "$dir/Cargo.lock" "$lock"
-    cargo package --manifest-path "$dir/Cargo.toml" --target-dir "$dir/target" --allow-dirty "$@"
+    cargo package --manifest-path "$dir/Cargo.toml" --target-dir "$target" --allow-dirty "$@"
     cp "$lock" "$dir/Cargo.lock"
     rm -f "$lock"
-    tar -xzf "$dir"/target/package/"$dir"-*.crate -C "$unpacked"
+    rm -rf "$unpacked/$dir"-[0-9]*/
+    tar -xzf "$target"/package/"$dir"-*.crate -C "$unpacked"
 }
 mapfile -t sqlite_ext < <(patches urn-core urn-sql)
 package_separate urn-sqlite-ext "${sqlite_ext[@]}"

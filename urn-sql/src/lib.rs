@@ -43,6 +43,21 @@ pub mod sqlx;
 #[cfg(feature = "tokio-postgres")]
 pub mod tokio_postgres;
 
+/// The guide pages (`docs/`), whose Rust blocks are compiled and run as doc tests.
+#[cfg(doctest)]
+mod guides {
+    #[doc = include_str!("../docs/postgresql.md")]
+    struct PostgreSql;
+    #[doc = include_str!("../docs/partitioning.md")]
+    struct Partitioning;
+    #[doc = include_str!("../docs/sqlite.md")]
+    struct Sqlite;
+    #[doc = include_str!("../docs/mariadb.md")]
+    struct MariaDb;
+    #[doc = include_str!("../docs/security.md")]
+    struct Security;
+}
+
 pub use dialect::Dialect;
 pub use row::StoredUrn;
 pub use table::{IdentifierError, UrnTable};

@@ -81,7 +81,8 @@ fn backtick(quoted: &str) -> String {
 }
 
 /// One trigger of a keyed table, refusing an invalid or NULL URN on `event` (`INSERT`,
-/// `UPDATE`) with the parser's message.
+/// `UPDATE`) with the parser's message. It declares no variable: MariaDB would make them anew
+/// on every row (see [`expression::Variables`]).
 fn trigger(table: &UrnTable, event: &str) -> String {
     let (name, urn, key) = (
         backtick(table.qualified_name()),
@@ -89,22 +90,25 @@ fn trigger(table: &UrnTable, event: &str) -> String {
         backtick(table.key_column()),
     );
     let column = table.urn_column().trim_matches('"');
+    let problem = "@urn_sql_problem";
     format!(
         "CREATE TRIGGER {} BEFORE {event} ON {name} FOR EACH ROW\n\
          IF NEW.{key} IS NULL THEN\n  \
-         BEGIN\n    \
-         DECLARE v LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin DEFAULT NEW.{urn};\n    \
-         DECLARE problem VARCHAR(512) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin DEFAULT NULL;\n    \
-         IF v IS NULL THEN\n      \
-         SIGNAL SQLSTATE '23000' SET MESSAGE_TEXT = 'Column ''{column}'' cannot be null', MYSQL_ERRNO = 1048;\n    \
+         IF NEW.{urn} IS NULL THEN\n    \
+         SIGNAL SQLSTATE '23000' SET MESSAGE_TEXT = 'Column ''{column}'' cannot be null', MYSQL_ERRNO = 1048;\n  \
          END IF;\n\
-         {}    \
-         SET problem = COALESCE(problem, 'invalid URN');\n    \
-         SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = problem;\n  \
-         END;\n\
+         {}  \
+         SET {problem} = COALESCE({problem}, 'invalid URN');\n  \
+         SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = {problem};\n\
          END IF",
         backtick(&table.key_constraint_name(&event.to_ascii_lowercase())),
-        expression::check_block("v", "problem", true, "    "),
+        expression::check_block(
+            &format!("NEW.{urn}"),
+            problem,
+            expression::Variables::Session,
+            true,
+            "  "
+        ),
     )
 }
 
@@ -248,7 +252,7 @@ fn routines() -> String {
             &format!("\n  RETURNS {message}"),
             "NULL for a valid RFC 8141 URN, otherwise the parser''s message"
         ),
-        expression::check_block("v", "problem", false, "  "),
+        expression::check_block("v", "problem", expression::Variables::Local, false, "  "),
         header(
             "FUNCTION urn_valid",
             &format!("v {text}"),
@@ -262,7 +266,7 @@ fn routines() -> String {
             "",
             "raises SQLSTATE 45000 with the parser''s message"
         ),
-        expression::check_block("v", "problem", true, "  "),
+        expression::check_block("v", "problem", expression::Variables::Local, true, "  "),
         header(
             "FUNCTION urn_key_v1",
             &format!("u {text}"),

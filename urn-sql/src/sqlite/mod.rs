@@ -282,10 +282,10 @@ pub fn register_for_all_connections() -> Result<(), RegisterError> {
 
 #[cfg(test)]
 mod tests {
-    /// The README's SQLite table is what `create_table` (and `urn sql --dialect sqlite`) prints.
+    /// The SQLite guide's table is what `create_table` (and `urn sql --dialect sqlite`) prints.
     #[test]
-    fn the_readme_shows_what_create_table_prints() {
-        let readme = include_str!("../../README.md");
+    fn the_guide_shows_what_create_table_prints() {
+        let readme = include_str!("../../docs/sqlite.md");
         let table = crate::UrnTable::new("items").map(|t| super::create_table(&t));
         assert!(readme.contains(&format!("```sql\n{}```", table.unwrap_or_default())));
     }
