@@ -74,6 +74,119 @@ fn regex(when: &str) -> String {
     format!("'^(?:{})'", when.replace('\'', "''"))
 }
 
+/// One piece of a fixed-shape pattern: a class repeated `count` times, or a literal character.
+enum Piece<'p> {
+    Class { class: &'p str, count: usize },
+    Literal(char),
+}
+
+/// Whether `c` is in the class `[…]` (ranges and single characters, no negation).
+fn in_class(class: &str, c: char) -> bool {
+    let chars: Vec<char> = class
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .chars()
+        .collect();
+    let mut i = 0;
+    while let Some(&first) = chars.get(i) {
+        match (chars.get(i + 1), chars.get(i + 2)) {
+            (Some('-'), Some(&last)) => {
+                if (first..=last).contains(&c) {
+                    return true;
+                }
+                i += 3;
+            }
+            _ => {
+                if first == c {
+                    return true;
+                }
+                i += 1;
+            }
+        }
+    }
+    false
+}
+
+/// `when` as a fixed shape, when it is one: classes with a count (`[0-9A-F]{8}`) and literal
+/// characters, anchored at the end, every two classes apart by a literal neither holds (a
+/// UUID). `None` for any other pattern.
+fn fixed_shape(when: &str) -> Option<Vec<Piece<'_>>> {
+    let body = when.strip_suffix('$')?;
+    let mut pieces = Vec::new();
+    let mut rest = body;
+    while let Some(c) = rest.chars().next() {
+        if c == '[' {
+            let end = rest.find(']')? + 1;
+            let (class, after) = rest.split_at(end);
+            if class.starts_with("[^") {
+                return None;
+            }
+            let after = after.strip_prefix('{')?;
+            let close = after.find('}')?;
+            let count = after.get(..close)?.parse().ok()?;
+            pieces.push(Piece::Class { class, count });
+            rest = after.get(close + 1..)?;
+        } else if c.is_ascii_alphanumeric() || c == '-' || c == ':' {
+            pieces.push(Piece::Literal(c));
+            rest = rest.get(c.len_utf8()..)?;
+        } else {
+            return None;
+        }
+    }
+    // Between two classes, a literal neither class holds.
+    let mut last_class: Option<&str> = None;
+    let mut separated = true;
+    for piece in &pieces {
+        match piece {
+            Piece::Class { class, .. } => {
+                if last_class.is_some() && !separated {
+                    return None;
+                }
+                last_class = Some(class);
+                separated = false;
+            }
+            Piece::Literal(c) => {
+                if last_class.is_some_and(|k| in_class(k, *c)) {
+                    return None;
+                }
+                separated = true;
+            }
+        }
+    }
+    Some(pieces)
+}
+
+/// The condition that the NSS `nss` matches `when`. A fixed shape (a UUID) is tested as its
+/// length, its literal characters by position and one regex with `+` for each count: PostgreSQL
+/// builds a state per repetition of `{n}`, and this form (measured on upper-case UUIDs keyed by
+/// `urn_key_v1`) costs about a fifth less; any other pattern is the regex itself.
+fn matches(when: &str, nss: &str) -> String {
+    let Some(pieces) = fixed_shape(when) else {
+        return format!("{nss} COLLATE \"C\" ~ {}", regex(when));
+    };
+    let (mut len, mut tests, mut loose) = (0, Vec::new(), String::from("^"));
+    for piece in &pieces {
+        match piece {
+            Piece::Class { class, count } => {
+                len += count;
+                loose.push_str(class);
+                loose.push('+');
+            }
+            Piece::Literal(c) => {
+                len += 1;
+                tests.push(format!("substr({nss}, {len}, 1) = '{c}'"));
+                loose.push(*c);
+            }
+        }
+    }
+    let mut condition = format!("length({nss}) = {len}");
+    for test in tests {
+        condition.push_str(" AND ");
+        condition.push_str(&test);
+    }
+    format!("{condition}\n           AND {nss} COLLATE \"C\" ~ '{loose}$'")
+}
+
 /// How built-ins are written: plain in PL/pgSQL (which runs with its own search_path), or
 /// `pg_catalog.`-qualified in an SQL-bodied function (bound where it is created).
 #[derive(Clone, Copy)]
@@ -234,19 +347,20 @@ fn first_arm(rule: &KeyRule) -> String {
         KeyRule::Lower { when } => format!(
             "CASE\n\
              \x20     WHEN nss = lower(nss COLLATE \"C\") THEN nss\n\
-             \x20     WHEN nss COLLATE \"C\" ~ {} THEN lower(nss COLLATE \"C\")\n\
+             \x20     WHEN {}\n\
+             \x20       THEN lower(nss COLLATE \"C\")\n\
              \x20     ELSE nss END",
-            regex(when)
+            matches(when, "nss")
         ),
         KeyRule::LowerBefore { sep, when } => {
             let head = format!("left(nss, strpos(nss, '{sep}'))");
             format!(
                 "CASE\n\
                  \x20     WHEN {head} = lower({head} COLLATE \"C\") THEN nss\n\
-                 \x20     WHEN nss COLLATE \"C\" ~ {}\n\
+                 \x20     WHEN {}\n\
                  \x20       THEN lower({head} COLLATE \"C\") || substr(nss, strpos(nss, '{sep}') + 1)\n\
                  \x20     ELSE nss END",
-                regex(when)
+                matches(when, "nss")
             )
         }
         KeyRule::CheckDigits(digits) => {
@@ -490,4 +604,30 @@ pub(crate) fn key_v1_inline() -> String {
          LANGUAGE sql IMMUTABLE PARALLEL SAFE\n  \
          RETURN {body};\n"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fixed shape is tested by length, positions and a loose regex only where that is the
+    /// same language: classes with counts, apart by literals no class holds.
+    #[test]
+    fn fixed_shapes_are_recognised_only_where_they_are_exact() {
+        let uuid = "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$";
+        assert_eq!(fixed_shape(uuid).map(|p| p.len()), Some(9));
+        for not_fixed in [
+            "[a-z]{2}[0-9]{3}$",        // two classes with nothing between
+            "[0-9-]{2}-[0-9]{3}$",      // the literal is in the class
+            "[0-9]{2}-[0-9]{3}",        // not anchored at the end
+            "[A-Za-z][A-Za-z0-9.-]*:.", // not counts
+            "(?:[0-9]{2}|[a-z]{3})$",   // alternatives
+        ] {
+            assert!(fixed_shape(not_fixed).is_none(), "{not_fixed}");
+        }
+        assert_eq!(
+            matches("[0-9]{2}-[a-f]{3}$", "n"),
+            "length(n) = 6 AND substr(n, 3, 1) = '-'\n           AND n COLLATE \"C\" ~ '^[0-9]+-[a-f]+$'"
+        );
+    }
 }

@@ -371,13 +371,16 @@ BEGIN
   k := CASE WHEN length(nid) NOT IN (3, 4) THEN nss ELSE CASE nid
     WHEN 'uuid' THEN CASE
       WHEN nss = lower(nss COLLATE "C") THEN nss
-      WHEN nss COLLATE "C" ~ '^(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$)' THEN lower(nss COLLATE "C")
+      WHEN length(nss) = 36 AND substr(nss, 9, 1) = '-' AND substr(nss, 14, 1) = '-' AND substr(nss, 19, 1) = '-' AND substr(nss, 24, 1) = '-'
+           AND nss COLLATE "C" ~ '^[0-9A-Fa-f]+-[0-9A-Fa-f]+-[0-9A-Fa-f]+-[0-9A-Fa-f]+-[0-9A-Fa-f]+$'
+        THEN lower(nss COLLATE "C")
       ELSE nss END
     WHEN 'isbn' THEN CASE WHEN strpos(nss, '-') = 0 AND strpos(nss, 'x') = 0 THEN nss END
     WHEN 'issn' THEN CASE WHEN length(nss) = 9 AND strpos(nss, 'x') = 0 THEN nss END
     WHEN 'ietf' THEN CASE
       WHEN nss = lower(nss COLLATE "C") THEN nss
-      WHEN nss COLLATE "C" ~ '^(?:(?:(?:[Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+|(?:[Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+)$)' THEN lower(nss COLLATE "C")
+      WHEN nss COLLATE "C" ~ '^(?:(?:(?:[Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+|(?:[Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+)$)'
+        THEN lower(nss COLLATE "C")
       ELSE nss END
     WHEN 'nbn' THEN CASE
       WHEN left(nss, strpos(nss, '-')) = lower(left(nss, strpos(nss, '-')) COLLATE "C") THEN nss
@@ -386,7 +389,8 @@ BEGIN
       ELSE nss END
     WHEN 'lex' THEN CASE
       WHEN nss = lower(nss COLLATE "C") THEN nss
-      WHEN nss COLLATE "C" ~ '^(?:[A-Za-z][A-Za-z0-9.-]*:.)' THEN lower(nss COLLATE "C")
+      WHEN nss COLLATE "C" ~ '^(?:[A-Za-z][A-Za-z0-9.-]*:.)'
+        THEN lower(nss COLLATE "C")
       ELSE nss END
     WHEN 'mpeg' THEN CASE
       WHEN left(nss, strpos(nss, ':')) = lower(left(nss, strpos(nss, ':')) COLLATE "C") THEN nss
