@@ -11,13 +11,12 @@
 //!    the rule for any NSS it refuses; its `nss_pattern` accepts at least every NSS `validate`
 //!    accepts (and nothing that is not an NSS); its examples are valid.
 //! 2. Add its row to [`known_namespaces!`]: the enum variant, the module, the typed alias.
-//! 3. If the namespace has an equivalence rule (`v1_key`), it changes keys, so it can only
-//!    come with a new [`KeyRules`](crate::KeyRules) version; then also add the NID to
-//!    [`rule_namespace`] (the parser's fast check) and give it a branch in urn-sql's
-//!    `urn_key_v2` and in urn-pg (urn-sql's inlined key skips the rule for an NSS without
-//!    upper-case letters, unless the NID is listed with isbn and issn: a rule that does more
-//!    than lower-case must be listed there). Tests compare every hand-written list with this
-//!    table.
+//! 3. If the namespace has an equivalence rule (`v1_key`, with the same rule as data in
+//!    `v1_rule`), it changes keys, so it can only come with a new [`KeyRules`](crate::KeyRules)
+//!    version; then also add the NID to [`rule_namespace`] (the parser's fast check, held to
+//!    the table by a test). urn-sql renders its SQL key functions from the data
+//!    (`URN_SQL_BLESS=1 cargo test -p urn-sql --lib` writes them into its migrations), and
+//!    `tests/key_rule_table.rs` holds the data to `v1_key`.
 //! 4. Run `UPDATE_SCHEMAS=1 cargo test -p urn-schema --test documents` to write its JSON
 //!    Schema into `schemas/`, and commit it (the tests fail until the folder matches).
 
