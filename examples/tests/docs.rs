@@ -153,3 +153,111 @@ fn every_feature_is_in_its_readme() {
     }
     assert!(features("urn-core/Cargo.toml").len() > 10);
 }
+
+/// The user-facing docs that must not restate measured figures: those live in BENCHMARKS.md,
+/// with their date, commit, machine and command.
+const FIGURE_FREE: [&str; 12] = [
+    "urn-core/README.md",
+    "urn-core/API.md",
+    "urn-serde/README.md",
+    "urn-schema/README.md",
+    "urn-cli/README.md",
+    "urn-pg/README.md",
+    "urn-sqlite-ext/README.md",
+    "urn-datafusion/README.md",
+    "urn-python/README.md",
+    "fuzz/README.md",
+    "testdata/README.md",
+    "examples/README.md",
+];
+
+/// Whether `text` holds a measured figure: a ratio (`1.6×`), a time per item (`µs`, `ns`), a
+/// throughput (`rows/s`, `lines/s`, `GiB/s`) or an instruction count.
+fn figures(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|line| {
+            let digit_before = |unit: &str| {
+                line.match_indices(unit).any(|(at, _)| {
+                    line[..at]
+                        .trim_end()
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_ascii_digit())
+                })
+            };
+            digit_before("×")
+                || digit_before("µs")
+                || digit_before(" ns")
+                || line.contains("rows/s")
+                || line.contains("lines/s")
+                || line.contains("GiB/s")
+                || line.contains("rows a second")
+                || line.contains("instructions per")
+        })
+        .collect()
+}
+
+#[test]
+fn measured_figures_live_in_benchmarks_md() {
+    for file in FIGURE_FREE {
+        let text = read(file);
+        assert!(
+            figures(&text).is_empty(),
+            "{file} restates figures (they belong in BENCHMARKS.md): {:?}",
+            figures(&text)
+        );
+    }
+    // The check sees figures where they are.
+    assert!(!figures(&read("BENCHMARKS.md")).is_empty());
+}
+
+/// GitHub's anchor for a heading: lower case, punctuation but `-` and `_` dropped, spaces as
+/// `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// Every relative link of these docs (and of BENCHMARKS.md) names a file of the repository,
+/// and a `#fragment` names one of its headings: a moved or renamed file or section (such as the
+/// former `urn-core/BENCHMARKS.md`) leaves no dead link behind.
+#[test]
+fn relative_links_resolve() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut checked = 0;
+    for file in FIGURE_FREE.iter().copied().chain(["BENCHMARKS.md"]) {
+        let text = read(file);
+        let dir = Path::new(file).parent().unwrap();
+        for (at, _) in text.match_indices("](") {
+            let target = &text[at + 2..];
+            let target = &target[..target.find(')').unwrap()];
+            if target.contains("://") || target.starts_with('#') {
+                continue;
+            }
+            let (path, fragment) = target.split_once('#').unwrap_or((target, ""));
+            let linked = dir.join(path);
+            assert!(
+                root.join(&linked).exists(),
+                "{file}: link to {target}, which does not exist"
+            );
+            if !fragment.is_empty() {
+                let headings: Vec<String> = read(linked.to_str().unwrap())
+                    .lines()
+                    .filter_map(|l| l.strip_prefix('#'))
+                    .map(|l| anchor(l.trim_start_matches('#')))
+                    .collect();
+                assert!(
+                    headings.iter().any(|h| h == fragment),
+                    "{file}: no heading for #{fragment} in {path}: {headings:?}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "{checked}");
+}

@@ -13,13 +13,21 @@ use urn_core::{KnownNamespace, ParseOptions, Syntax};
 /// Work with URNs (RFC 8141; RFC 2141 with --syntax rfc2141).
 ///
 /// Inputs are the arguments, or one per line on stdin when there are none.
-/// Exit codes: 0 ok, 1 a negative answer or invalid input, 2 usage error.
 #[derive(Parser, Debug)]
-#[command(name = "urn", version, about, long_about)]
+#[command(name = "urn", version, about, long_about, after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
+
+/// The exit codes of every subcommand (`urn --help`; each subcommand's help repeats its own).
+const EXIT_CODES: &str = "Exit codes:
+  0  success: every input valid (inspect, key, dedup, check), the two URNs equivalent (eq),
+     the document printed (sql, schema)
+  1  a negative answer: an invalid input (inspect, key, dedup, check), two valid URNs that are
+     not equivalent (eq)
+  2  a usage error (an unknown subcommand or option, a name sql or schema refuses), an invalid
+     URN given to eq, or a failure to read or write";
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -29,17 +37,22 @@ enum Command {
         {\"input\":\"URN:ISBN:0-395-36341-1#p4\",\"valid\":true,\"nid\":\"ISBN\",\"nss\":\"0-395-36341-1\",\
         \"r_component\":null,\"q_component\":null,\"f_component\":\"p4\",\"key\":\"urn:isbn:0395363411\",\
         \"rfc8141_key\":\"urn:isbn:0-395-36341-1\",\"nid_status\":\"formal\",\
-        \"namespace\":{\"known\":true,\"valid\":true,\"message\":null,\"offset\":null}}")]
+        \"namespace\":{\"known\":true,\"valid\":true,\"message\":null,\"offset\":null}}\n\n\
+        Exit status: 0 when every input is a valid URN (one that breaks its namespace's rules\n\
+        included: see \"namespace\"), 1 when any is not.")]
     Inspect(Inputs),
     /// Print the canonical key of each input, one per line.
     #[command(after_help = "Example:\n  \
         $ printf 'URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6\\n' | urn key\n  \
-        urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6")]
+        urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6\n\n\
+        Exit status: 0 when every input is valid, 1 when any is not (each reported on stderr).")]
     Key(Inputs),
     /// Exit 0 when two URNs are equivalent, 1 when not (2 if either is invalid).
     #[command(after_help = "Example:\n  \
         $ urn eq 'urn:example:a%2c' 'URN:EXAMPLE:a%2C#f' && echo equivalent\n  \
-        equivalent")]
+        equivalent\n\n\
+        Exit status: 0 equivalent, 1 not, 2 when either is invalid (each invalid one reported on\n\
+        stderr).")]
     Eq {
         #[command(flatten)]
         syntax: SyntaxArg,
@@ -52,23 +65,28 @@ enum Command {
     #[command(after_help = "Example:\n  \
         $ printf 'urn:isbn:0395363411\\nURN:ISBN:0-395-36341-1\\nurn:isbn:9780395363416\\n' | urn dedup\n  \
         urn:isbn:0395363411\n  \
-        urn:isbn:9780395363416")]
+        urn:isbn:9780395363416\n\n\
+        Exit status: 0 when every input is valid, 1 when any is not (each reported on stderr).")]
     Dedup(Inputs),
     /// Print nothing for valid inputs; `line N: <message>` on stderr for each invalid one.
     #[command(after_help = "Example:\n  \
         $ printf 'urn:example:ok\\nurn:example:a b\\n' | urn check\n  \
         line 2: invalid URN: ' ' at byte 13 is not allowed in the NSS\n  \
-        (exit status 1)")]
+        (exit status 1)\n\n\
+        Exit status: 0 when every input is valid, 1 when any is not.")]
     Check(Inputs),
     /// Print the SQL that makes a database deduplicate equivalent URNs (PostgreSQL: domains and
     /// key functions; MariaDB: routines; SQLite: what to register), with the table pattern as
     /// a commented example, or with --table one keyed table.
-    #[command(after_help = "Example:\n  \
+    #[command(after_help = "Examples:\n  \
         $ urn sql --dialect postgres | psql -v ON_ERROR_STOP=1 \"$DATABASE_URL\"\n  \
         $ urn sql --dialect postgres --table books --urn-schema urn | psql -v ON_ERROR_STOP=1 \"$DATABASE_URL\"\n  \
         $ urn sql --dialect mariadb | mariadb my_database\n  \
         $ urn sql --dialect mariadb --table books | mariadb my_database\n  \
-        $ urn sql --dialect sqlite --table books | sqlite3 books.db")]
+        $ (echo '.load /usr/local/lib/liburn_sqlite_ext'; urn sql --dialect sqlite --table books) | sqlite3 books.db\n\
+        (SQLite: the sqlite3 shell computes keys with the loadable extension urn-sqlite-ext.)\n\n\
+        Exit status: 0; 2 for a table or schema name that is not a plain SQL identifier, or\n\
+        --urn-schema with --dialect sqlite or mariadb.")]
     Sql {
         /// The database to write for.
         #[arg(long, value_enum)]
@@ -86,7 +104,8 @@ enum Command {
     #[command(after_help = "Examples:\n  \
         $ urn schema                     # any RFC 8141 URN\n  \
         $ urn schema --namespace isbn    # only urn:isbn:, ISBN-shaped\n  \
-        $ urn schema --key               # canonical keys")]
+        $ urn schema --key               # canonical keys\n\n\
+        Exit status: 0; 2 for a --namespace that is not a valid NID.")]
     Schema {
         /// Only URNs of this namespace.
         #[arg(long, conflicts_with = "key", long_help = namespace_help())]

@@ -286,11 +286,186 @@ fn help_shows_an_example_for_each_subcommand() {
         assert_eq!(o.status.code(), Some(0));
         assert!(stdout(&o).contains("Example:\n  $ "), "{sub}");
     }
-    let o = urn(&["--help"], b"");
-    assert!(
-        stdout(&o)
-            .contains("Exit codes: 0 ok, 1 a negative answer or invalid input, 2 usage error")
+}
+
+/// A `$ command` of a help text or a README block, with what is shown under it: the output
+/// (stdout and stderr, as a terminal shows them) and the exit status that a last line
+/// `(exit status N)` states (0 without one).
+#[derive(Debug)]
+struct Example {
+    command: String,
+    output: Vec<String>,
+    status: i32,
+}
+
+/// The examples in `lines`: each `$ ` line starts one, the lines up to the next belong to it.
+fn examples<'a>(lines: impl IntoIterator<Item = &'a str>) -> Vec<Example> {
+    let mut found: Vec<Example> = Vec::new();
+    for line in lines {
+        if let Some(command) = line.strip_prefix("$ ") {
+            found.push(Example {
+                command: command.to_owned(),
+                output: Vec::new(),
+                status: 0,
+            });
+        } else if let Some(example) = found.last_mut() {
+            match line
+                .strip_prefix("(exit status ")
+                .and_then(|rest| rest.strip_suffix(')'))
+            {
+                Some(code) => example.status = code.parse().unwrap(),
+                None => example.output.push(line.to_owned()),
+            }
+        }
+    }
+    found
+}
+
+/// Runs `example` with `sh`, this build's `urn` first on the PATH; returns its output (stderr
+/// joined to stdout, as `2>&1` does) and exit status.
+fn run(example: &Example) -> (Vec<String>, i32) {
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_urn"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
     );
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("{{ {}\n}} 2>&1", example.command))
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    (
+        text.lines().map(str::to_owned).collect(),
+        out.status.code().unwrap(),
+    )
+}
+
+/// Every example of a subcommand's help that shows output prints what it shows and exits as
+/// it says. (Those without output, such as `urn sql … | psql`, need a database.)
+#[test]
+fn help_examples_print_what_they_show() {
+    let mut ran = 0;
+    for sub in ["inspect", "key", "eq", "dedup", "check", "sql", "schema"] {
+        let help = stdout(&urn(&[sub, "--help"], b""));
+        let section = help
+            .split_once("Example:\n")
+            .or_else(|| help.split_once("Examples:\n"))
+            .unwrap_or_else(|| panic!("`urn {sub} --help` has no example"))
+            .1;
+        let lines = section
+            .lines()
+            .take_while(|l| l.starts_with("  "))
+            .map(|l| &l[2..]);
+        for example in examples(lines) {
+            if example.output.is_empty() && example.status == 0 {
+                continue;
+            }
+            let (output, status) = run(&example);
+            assert_eq!(
+                output, example.output,
+                "urn {sub} --help: $ {}",
+                example.command
+            );
+            assert_eq!(
+                status, example.status,
+                "urn {sub} --help: $ {}",
+                example.command
+            );
+            ran += 1;
+        }
+    }
+    assert!(ran >= 5, "{ran}");
+}
+
+/// Every `$ …` example of the README, in its `console` blocks, prints what the README shows
+/// and exits with the status it states; no command with shown output hides in another kind
+/// of block.
+#[test]
+fn readme_examples_print_what_they_show() {
+    let readme = include_str!("../README.md");
+    let mut ran = 0;
+    let mut blocks = readme.split("```").skip(1).step_by(2);
+    for block in &mut blocks {
+        let (kind, body) = block.split_once('\n').unwrap();
+        if kind != "console" {
+            assert!(
+                !body.lines().any(|l| l.starts_with("$ ")),
+                "a `$ ` command in a ```{kind} block: make it a console block"
+            );
+            continue;
+        }
+        for example in examples(body.lines()) {
+            let (output, status) = run(&example);
+            assert_eq!(output, example.output, "README: $ {}", example.command);
+            assert_eq!(status, example.status, "README: $ {}", example.command);
+            ran += 1;
+        }
+    }
+    assert!(ran >= 5, "{ran}");
+}
+
+/// The exit codes `urn --help` and each subcommand's help state are the ones the tool
+/// returns.
+#[test]
+fn exit_codes_are_the_ones_the_help_states() {
+    let help = stdout(&urn(&["--help"], b""));
+    assert!(help.contains("Exit codes:\n  0  success"), "{help}");
+    for sub in ["inspect", "key", "eq", "dedup", "check", "sql", "schema"] {
+        let sub_help = stdout(&urn(&[sub, "--help"], b""));
+        assert!(sub_help.contains("Exit status: "), "urn {sub} --help");
+    }
+    let cases: &[(&str, &[u8], i32)] = &[
+        // 0: every input valid; one that breaks its namespace's rules is still a valid URN.
+        ("inspect urn:isbn:0-395-36341-2", b"", 0),
+        ("key urn:example:a", b"", 0),
+        ("dedup", b"urn:example:a\nURN:EXAMPLE:a\n", 0),
+        ("check", b"urn:example:a\n", 0),
+        ("eq urn:example:a%2c URN:EXAMPLE:a%2C#f", b"", 0),
+        ("sql --dialect sqlite", b"", 0),
+        ("sql --dialect postgres --table t --urn-schema s", b"", 0),
+        ("schema --namespace acme", b"", 0),
+        // 1: a negative answer.
+        ("inspect urn:example:a urn:x:a", b"", 1),
+        ("key", b"urn:example:a\nurn:x:a\n", 1),
+        ("dedup urn:x:a", b"", 1),
+        ("check --max-len 5 urn:example:a", b"", 1),
+        ("eq urn:example:a urn:example:A", b"", 1),
+        // 2: usage errors, an invalid URN given to eq.
+        ("eq urn:example:a urn:x:a", b"", 2),
+        ("eq urn:example:a", b"", 2),
+        ("frobnicate", b"", 2),
+        ("key --no-such-option", b"", 2),
+        ("sql --dialect sqlite --table a-b", b"", 2),
+        ("sql --dialect mariadb --table t --urn-schema s", b"", 2),
+        ("schema --namespace x", b"", 2),
+    ];
+    for (args, stdin, code) in cases {
+        let args: Vec<&str> = args.split_whitespace().collect();
+        assert_eq!(urn(&args, stdin).status.code(), Some(*code), "urn {args:?}");
+    }
+    // 2: a failure to read or write (Linux: a directory as stdin, a full device as stdout).
+    if std::path::Path::new("/dev/full").exists() {
+        let status = Command::new(env!("CARGO_BIN_EXE_urn"))
+            .args(["key", "urn:example:a"])
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(2), "a write that fails");
+        let status = Command::new(env!("CARGO_BIN_EXE_urn"))
+            .arg("check")
+            .stdin(std::fs::File::open("/").unwrap())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(2), "a read that fails");
+    }
 }
 
 #[test]

@@ -237,6 +237,34 @@ fn maps_keyed_by_urn_round_trip() {
     );
 }
 
+/// Two equivalent spellings as keys of one JSON object make one map entry: the *first*
+/// spelling stays as the key and the *last* value wins (std's `insert` keeps the key it has
+/// and replaces the value), in a `HashMap` and in a `BTreeMap`.
+#[test]
+fn equivalent_map_keys_keep_the_first_spelling_and_the_last_value() {
+    let json = r#"{"URN:ISBN:0-395-36341-1": 1, "urn:example:other": 2, "urn:isbn:0395363411": 3}"#;
+
+    let hash: HashMap<Urn, u32> = serde_json::from_str(json).unwrap();
+    assert_eq!(hash.len(), 2);
+    let (key, value) = hash
+        .get_key_value(&Urn::from(urn!("urn:isbn:0395363411")))
+        .unwrap();
+    assert_eq!((key.as_str(), *value), ("URN:ISBN:0-395-36341-1", 3));
+
+    let tree: BTreeMap<Urn, u32> = serde_json::from_str(json).unwrap();
+    assert_eq!(tree.len(), 2);
+    let (key, value) = tree
+        .get_key_value(&Urn::from(urn!("urn:isbn:0395363411")))
+        .unwrap();
+    assert_eq!((key.as_str(), *value), ("URN:ISBN:0-395-36341-1", 3));
+
+    // Serialized again, the map writes the spelling it kept.
+    assert_eq!(
+        serde_json::to_string(&tree).unwrap(),
+        r#"{"urn:example:other":2,"URN:ISBN:0-395-36341-1":3}"#
+    );
+}
+
 #[derive(Debug, Serialize, Deserialize)]
 struct Adapted {
     #[serde(with = "urn_serde::canonical")]
