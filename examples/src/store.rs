@@ -12,6 +12,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqlitePool, SqlitePoolOptions, SqliteRo
 use sqlx::types::Json;
 use sqlx::{AssertSqlSafe, Row, SqlSafeStr};
 use urn_core::Urn;
+use urn_sql::UrnTable;
 
 use crate::item::{Item, NewItem};
 
@@ -33,8 +34,9 @@ const ITEMS_VERSION: i64 = 20261123000001;
 pub enum Store {
     /// A SQLite database file (created if missing).
     Sqlite(SqlitePool),
-    /// A PostgreSQL database.
-    Postgres(PgPool),
+    /// A PostgreSQL database, and its keyed table (named with the schema urn-sql's migration
+    /// installed into).
+    Postgres(PgPool, Box<UrnTable>),
 }
 
 /// The migrations for PostgreSQL: urn-sql's types, then the items table.
@@ -55,14 +57,17 @@ fn migration(version: i64, description: &'static str, sql: &'static str) -> Migr
     )
 }
 
-/// Statements for PostgreSQL: the key comes from the generated column.
+/// Statements for PostgreSQL: the key comes from the generated column; the lookup by key is
+/// urn-sql's ([`urn_sql::sqlx::find`]), whose statement names no object through the search_path.
 mod pg_sql {
+    /// The unique index is on an expression of the key; the only other unique index is the
+    /// generated id's, so any conflict is the key's (naming the expression here would resolve
+    /// its function through the search_path).
     pub(super) const INSERT: &str = "INSERT INTO items (urn, title, isbn, see_also) \
-         VALUES ($1, $2, $3, $4) ON CONFLICT (urn_key_index(urn_key)) DO NOTHING \
+         VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING \
          RETURNING id, urn, urn_key, title, isbn, see_also";
-    pub(super) const FIND: &str = "SELECT id, urn, urn_key, title, isbn, see_also FROM items \
-         WHERE urn_key_index(urn_key) = urn_key_index($1::urn_key) \
-         AND urn_key OPERATOR(pg_catalog.=) $1::urn_key";
+    pub(super) const BY_ID: &str =
+        "SELECT id, urn, urn_key, title, isbn, see_also FROM items WHERE id = $1";
 }
 
 /// Statements for SQLite: the key is bound by the application.
@@ -104,7 +109,15 @@ impl Store {
         if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             let pool = PgPoolOptions::new().max_connections(8).connect(url).await?;
             postgres_migrator().run(&pool).await?;
-            Ok(Store::Postgres(pool))
+            // urn-sql's migration installs into the current schema: urn-sql's statements name
+            // its objects there, never through the search_path.
+            let schema: String = sqlx::query_scalar("SELECT pg_catalog.current_schema()")
+                .fetch_one(&pool)
+                .await?;
+            let table = UrnTable::new("items")
+                .and_then(|table| table.with_urn_schema(&schema))
+                .map_err(|e| sqlx::Error::Configuration(e.into()))?;
+            Ok(Store::Postgres(pool, Box::new(table)))
         } else if url.starts_with("sqlite:") {
             // The generated key column calls urn_key_v1: every connection needs it.
             urn_sql::sqlite::register_for_all_connections()
@@ -137,7 +150,7 @@ impl Store {
         // ON CONFLICT DO NOTHING waits for a concurrent insert of the same key to commit, so
         // the lookup that follows a skipped insert sees its row.
         match self {
-            Store::Postgres(pool) => {
+            Store::Postgres(pool, _) => {
                 let inserted = sqlx::query(pg_sql::INSERT)
                     .bind(&item.urn)
                     .bind(&item.title)
@@ -171,13 +184,16 @@ impl Store {
     /// The item whose URN is equivalent to `urn`, if any (a lookup on the unique key).
     pub async fn find(&self, urn: &Urn) -> Result<Option<Item>, sqlx::Error> {
         match self {
-            Store::Postgres(pool) => sqlx::query(pg_sql::FIND)
-                .bind(urn.key())
-                .fetch_optional(pool)
-                .await?
-                .as_ref()
-                .map(pg_item)
-                .transpose(),
+            Store::Postgres(pool, table) => match urn_sql::sqlx::find(pool, table, urn).await? {
+                Some(stored) => pg_item(
+                    &sqlx::query(pg_sql::BY_ID)
+                        .bind(stored.id)
+                        .fetch_one(pool)
+                        .await?,
+                )
+                .map(Some),
+                None => Ok(None),
+            },
             Store::Sqlite(pool) => sqlx::query(lite_sql::FIND)
                 .bind(urn.key())
                 .fetch_optional(pool)
@@ -191,7 +207,7 @@ impl Store {
     /// Closes the pool, waiting for connections in use to be returned.
     pub async fn close(&self) {
         match self {
-            Store::Postgres(pool) => pool.close().await,
+            Store::Postgres(pool, _) => pool.close().await,
             Store::Sqlite(pool) => pool.close().await,
         }
     }

@@ -87,7 +87,7 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let kind = match store {
         Store::Sqlite(_) => "SQLite",
-        Store::Postgres(_) => "PostgreSQL",
+        Store::Postgres(..) => "PostgreSQL",
     };
     println!(
         "catalog listening on http://{} ({kind})",

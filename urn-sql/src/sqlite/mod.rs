@@ -8,7 +8,7 @@
 //! function the application provides can compute the key inside the database. A generated
 //! column that calls it makes every write go through it: a client that has the function
 //! (this crate's connections, after `register_functions` or
-//! [`register_for_all_connections`] (features `sqlx-sqlite`, `diesel-sqlite`, `rusqlite`); the
+//! `register_for_all_connections` (features `sqlx-sqlite`, `diesel-sqlite`, `rusqlite`); the
 //! `sqlite3` shell or any other
 //! program after `.load`ing the `urn-sqlite-ext` extension) writes correct keys, and a client
 //! without it cannot write at all (`no such function: urn_key_v1`) while it can still read

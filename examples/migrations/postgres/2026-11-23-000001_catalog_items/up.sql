@@ -3,7 +3,9 @@
 -- client deduplicate the same way, and the unique index on urn_key_index(urn_key) holds keys of
 -- any length the domain allows. Built-ins applied to a urn value are written pg_catalog.name:
 -- a CHECK binds the functions it names when it is created, and another role's substr(urn, ...)
--- in a schema on the search_path would otherwise be the better match.
+-- in a schema on the search_path would otherwise be the better match. urn-sql's names are left
+-- to the search_path so that the migration follows urn-sql's into any schema: run both with no
+-- schema another role can create in ahead of that one (the test schemas are private).
 CREATE TABLE items (
   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   urn urn NOT NULL,
