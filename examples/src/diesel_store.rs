@@ -134,7 +134,7 @@ impl DieselStore {
                 "pg_catalog.current_schema()",
             ))
             .get_result(&mut conn)?;
-            let table = UrnTable::new("items")?.with_urn_schema(&schema)?;
+            let table = UrnTable::new(&format!("{schema}.items"))?.with_urn_schema(&schema)?;
             Ok(DieselStore::Postgres(conn, Box::new(table)))
         } else {
             let path = url

@@ -114,7 +114,7 @@ impl Store {
             let schema: String = sqlx::query_scalar("SELECT pg_catalog.current_schema()")
                 .fetch_one(&pool)
                 .await?;
-            let table = UrnTable::new("items")
+            let table = UrnTable::new(&format!("{schema}.items"))
                 .and_then(|table| table.with_urn_schema(&schema))
                 .map_err(|e| sqlx::Error::Configuration(e.into()))?;
             Ok(Store::Postgres(pool, Box::new(table)))

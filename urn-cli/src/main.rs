@@ -92,7 +92,8 @@ enum Command {
         #[arg(long, value_enum)]
         dialect: DialectName,
         /// Print the CREATE statements of a keyed table of this name instead (columns id, urn,
-        /// urn_key), in the form the database's command-line client takes.
+        /// urn_key; PostgreSQL: SCHEMA.NAME, or public's), in the form the database's
+        /// command-line client takes (PostgreSQL: one transaction).
         #[arg(long, value_name = "NAME")]
         table: Option<String>,
         /// PostgreSQL: the schema urn-sql's domains and functions were installed into, which
@@ -223,10 +224,7 @@ fn sql(
         None => Ok(table),
     });
     match table {
-        Ok(table) if dialect == urn_sql::Dialect::MariaDb => commands::print(
-            &urn_sql::mariadb::client_sql(&dialect.create_table_sql(&table)),
-        ),
-        Ok(table) => commands::print(&dialect.create_table_sql(&table)),
+        Ok(table) => commands::print(&dialect.create_table_script(&table)),
         Err(e) => {
             eprintln!("urn sql: {e}");
             Ok(ExitCode::from(2))

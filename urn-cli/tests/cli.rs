@@ -480,7 +480,7 @@ fn sql_prints_the_ddl_for_each_dialect() {
     assert!(text.contains("CREATE DOMAIN urn AS pg_catalog.text"));
     assert!(text.contains("CREATE OR REPLACE FUNCTION urn_key_v1(u urn)"));
     assert!(text.starts_with("BEGIN;\n") && text.contains("\nCOMMIT;\n"));
-    assert!(text.contains("--   CREATE TABLE \"items\" ("));
+    assert!(text.contains("--   CREATE TABLE \"public\".\"items\" ("));
     let lite = urn(&["sql", "--dialect", "sqlite"], b"");
     assert_eq!(lite.status.code(), Some(0));
     assert!(stdout(&lite).contains(
@@ -504,7 +504,7 @@ fn sql_table_prints_one_keyed_table() {
     let table = urn_sql::UrnTable::new("books").unwrap();
     assert_eq!(
         stdout(&maria),
-        urn_sql::mariadb::client_sql(&urn_sql::Dialect::MariaDb.create_table_sql(&table))
+        urn_sql::Dialect::MariaDb.create_table_script(&table)
     );
     assert!(stdout(&maria).starts_with("DELIMITER //\nBEGIN NOT ATOMIC\n"));
     assert!(stdout(&maria).ends_with("\nEND//\nDELIMITER ;\n"));
@@ -512,9 +512,11 @@ fn sql_table_prints_one_keyed_table() {
     assert_eq!(
         stdout(&pg).trim_end(),
         urn_sql::Dialect::Postgres
-            .create_table_sql(&table)
+            .create_table_script(&table)
             .trim_end()
     );
+    // One transaction: with psql -v ON_ERROR_STOP=1, a failure leaves no table behind.
+    assert!(stdout(&pg).starts_with("BEGIN;\n") && stdout(&pg).ends_with("COMMIT;\n"));
     // --urn-schema: the statements name urn-sql's objects in that schema.
     let pg = urn(
         &[
@@ -532,7 +534,7 @@ fn sql_table_prints_one_keyed_table() {
     assert_eq!(
         stdout(&pg).trim_end(),
         urn_sql::Dialect::Postgres
-            .create_table_sql(&table.clone().with_urn_schema("urn").unwrap())
+            .create_table_script(&table.clone().with_urn_schema("urn").unwrap())
             .trim_end()
     );
     assert!(stdout(&pg).contains("\"urn\".urn_key_v1_inline(\"urn\")"));

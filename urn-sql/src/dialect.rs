@@ -54,14 +54,19 @@ impl Dialect {
         }
     }
 
-    /// The statements that make `table` (run them as one batch; for the `mariadb` tool, wrap
-    /// MariaDB's in [`mariadb::client_sql`]).
+    /// The statements that make `table`, to run as one batch (PostgreSQL runs a batch of
+    /// statements as one transaction; for a command-line client, see
+    /// [`create_table_script`](Dialect::create_table_script)). PostgreSQL's first check that
+    /// urn-sql's objects are in the schema the table names them in and are owned by a
+    /// superuser, the role running them, or the schema's owner (the database's owner for a
+    /// schema of `pg_database_owner`, as `public` is since PostgreSQL 15); otherwise they
+    /// fail with SQLSTATE 42501, naming each object and its owner.
     ///
     /// ```
     /// use urn_sql::{Dialect, UrnTable};
     /// let sql = Dialect::Postgres.create_table_sql(&UrnTable::new("items")?);
     /// assert!(sql.contains(r#""urn" "public".urn NOT NULL"#));
-    /// assert!(sql.contains(r#"CREATE UNIQUE INDEX "items_urn_key_unique" ON "items" (("public".urn_key_index("urn_key")) COLLATE pg_catalog."C")"#));
+    /// assert!(sql.contains(r#"CREATE UNIQUE INDEX "items_urn_key_unique" ON "public"."items" (("public".urn_key_index("urn_key")) COLLATE pg_catalog."C")"#));
     /// # Ok::<(), urn_sql::IdentifierError>(())
     /// ```
     #[must_use]
@@ -70,6 +75,28 @@ impl Dialect {
             Dialect::Postgres => postgres::create_table(table),
             Dialect::Sqlite => sqlite::create_table(table),
             Dialect::MariaDb => mariadb::create_table(table),
+        }
+    }
+
+    /// [`create_table_sql`](Dialect::create_table_sql) in the form the database's
+    /// command-line client takes (what `urn sql --table` prints). PostgreSQL's in one
+    /// transaction, so that with `psql -v ON_ERROR_STOP=1` a failure (an index name another
+    /// role took, urn-sql's objects not where they are named) leaves no table behind; MariaDB's
+    /// between `DELIMITER` lines ([`mariadb::client_sql`]); SQLite's as it is.
+    ///
+    /// ```
+    /// use urn_sql::{Dialect, UrnTable};
+    /// let script = Dialect::Postgres.create_table_script(&UrnTable::new("items")?);
+    /// assert!(script.starts_with("BEGIN;\n") && script.ends_with("COMMIT;\n"));
+    /// # Ok::<(), urn_sql::IdentifierError>(())
+    /// ```
+    #[must_use]
+    pub fn create_table_script(self, table: &UrnTable) -> String {
+        let sql = self.create_table_sql(table);
+        match self {
+            Dialect::Postgres => format!("BEGIN;\n{sql}COMMIT;\n"),
+            Dialect::MariaDb => mariadb::client_sql(&sql),
+            Dialect::Sqlite => sql,
         }
     }
 

@@ -23,25 +23,29 @@ impl fmt::Display for IdentifierError {
 
 impl std::error::Error for IdentifierError {}
 
-/// The schema urn-sql's PostgreSQL objects are assumed to live in when a table does not say
-/// ([`UrnTable::with_urn_schema`]): `public`, where the install puts them for a role whose
-/// search_path is PostgreSQL's default.
-pub(crate) const DEFAULT_URN_SCHEMA: &str = "public";
+/// The schema PostgreSQL statements name when a table does not say: for urn-sql's objects
+/// ([`UrnTable::with_urn_schema`]) and for a table given without one. `public` is where the
+/// install puts them for a role whose search_path is PostgreSQL's default.
+pub(crate) const DEFAULT_SCHEMA: &str = "public";
 
 /// A table with an integer id, a URN column and a unique key column, as urn-sql's table
 /// pattern lays it out (defaults: columns `id`, `urn`, `urn_key`), and the schema that holds
 /// urn-sql's PostgreSQL domains and functions (default `public`).
 ///
 /// Names are checked to be plain identifiers and always written double-quoted, so they are
-/// case-sensitive as given. Every statement urn-sql writes for the table names urn-sql's
-/// objects with that schema and PostgreSQL's with `pg_catalog`, so no schema on a session's
-/// search_path can put its own function, operator, type or collation in their place.
+/// case-sensitive as given. Every PostgreSQL statement urn-sql writes for the table names the
+/// table with its schema (`public` when the name has none), urn-sql's objects with theirs and
+/// PostgreSQL's with `pg_catalog`, so no schema on a session's search_path can put its own
+/// table, function, operator, type or collation in their place. Its `CREATE TABLE` refuses to
+/// run on urn-sql objects another role owns (see [`Dialect::create_table_sql`](crate::Dialect::create_table_sql)).
 ///
 /// ```
 /// use urn_sql::{Dialect, UrnTable};
 /// let table = UrnTable::new("catalog.items")?.with_urn_schema("urn")?;
 /// let find = Dialect::Postgres.find_sql(&table);
 /// assert!(find.contains(r#"FROM "catalog"."items" WHERE "urn".urn_key_index("urn_key")"#));
+/// let plain = Dialect::Postgres.find_sql(&UrnTable::new("items")?);
+/// assert!(plain.contains(r#"FROM "public"."items" WHERE "public".urn_key_index("urn_key")"#));
 /// assert!(UrnTable::new("items; DROP TABLE x").is_err());
 /// # Ok::<(), urn_sql::IdentifierError>(())
 /// ```
@@ -63,7 +67,9 @@ pub struct UrnTable {
 }
 
 impl UrnTable {
-    /// The table `name` (optionally `schema.table`) with columns `id`, `urn` and `urn_key`.
+    /// The table `name` (optionally `schema.table`; PostgreSQL statements name a table without
+    /// a schema in `public`, SQLite's and MariaDB's leave it to the connection's database)
+    /// with columns `id`, `urn` and `urn_key`.
     pub fn new(name: &str) -> Result<Self, IdentifierError> {
         Self::with_columns(name, "id", "urn", "urn_key")
     }
@@ -90,13 +96,15 @@ impl UrnTable {
             key: quote(key)?,
             key_index: None,
             partitions: 0,
-            urn_schema: quote(DEFAULT_URN_SCHEMA)?,
+            urn_schema: quote(DEFAULT_SCHEMA)?,
         })
     }
 
     /// The schema that holds urn-sql's PostgreSQL domains and functions (the portable install
     /// or `CREATE EXTENSION urn_pg`), when it is not `public`: the statements for this table
-    /// name them there (`"urn".urn_key_index(…)`). SQLite and MariaDB have no such schema.
+    /// name them there (`"urn".urn_key_index(…)`), and the table's `CREATE TABLE` checks that
+    /// they are there. It does not move the table: name its schema in [`UrnTable::new`].
+    /// SQLite and MariaDB have no such schema.
     pub fn with_urn_schema(mut self, schema: &str) -> Result<Self, IdentifierError> {
         self.urn_schema = quote(schema)?;
         Ok(self)
@@ -154,19 +162,34 @@ impl UrnTable {
         quote_truncated(&format!("{}_{}_{what}", self.bare, self.bare_key()))
     }
 
-    /// The quoted, schema-qualified name of partition `n` of a partitioned table:
-    /// `<table>_p<n>`.
+    /// The quoted name of partition `n` of a partitioned table, in the table's PostgreSQL
+    /// schema: `<table>_p<n>`.
     pub(crate) fn partition_name(&self, n: u32) -> String {
         format!(
             "{}{}",
-            self.schema,
+            self.postgres_schema(),
             quote_truncated(&format!("{}_p{n}", self.bare))
         )
     }
 
-    /// The quoted, possibly schema-qualified table name.
+    /// The quoted table name as given, schema-qualified or not (SQLite, MariaDB).
     pub(crate) fn qualified_name(&self) -> &str {
         &self.name
+    }
+
+    /// The quoted table name, always schema-qualified (PostgreSQL): `"public"."items"` for
+    /// `items`.
+    pub(crate) fn postgres_name(&self) -> String {
+        format!("{}{}", self.postgres_schema(), quote_truncated(&self.bare))
+    }
+
+    /// The quoted schema of the table and its dot, `"public".` when the name has none.
+    fn postgres_schema(&self) -> String {
+        if self.schema.is_empty() {
+            format!("\"{DEFAULT_SCHEMA}\".")
+        } else {
+            self.schema.clone()
+        }
     }
 
     /// The quoted name of the column holding the key's SHA-256 (MariaDB): `<key>_sha256`.
@@ -225,6 +248,13 @@ mod tests {
     fn identifiers_are_checked_and_quoted() {
         let t = UrnTable::with_columns("Things", "pk", "name", "name_key").unwrap();
         assert_eq!(t.qualified_name(), "\"Things\"");
+        assert_eq!(t.postgres_name(), "\"public\".\"Things\"");
+        let named = UrnTable::new("app.items")
+            .unwrap()
+            .hash_partitioned(2)
+            .unwrap();
+        assert_eq!(named.postgres_name(), "\"app\".\"items\"");
+        assert_eq!(named.partition_name(1), "\"app\".\"items_p1\"");
         assert_eq!(
             t.returning(),
             "\"pk\" AS id, \"name\" AS urn, \"name_key\" AS urn_key"

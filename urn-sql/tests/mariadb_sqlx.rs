@@ -882,3 +882,130 @@ async fn only_the_keys_duplicate_means_already_stored() {
     assert!(message.ends_with("for key 'slotted_slot'"), "{message}");
     db.drop().await;
 }
+
+/// What the session making a keyed table and the other users of its database do changes
+/// neither the keys nor the rule that a table never exists without its triggers:
+/// - a DDL session with `EMPTY_STRING_IS_NULL` (and other modes) makes a table whose keys are
+///   the parser's (before, the generated key was parsed under it: `''` became NULL);
+/// - another user's foreign key to the table's name (made with `foreign_key_checks` off) and
+///   a trigger of the name urn-sql's takes make the DDL fail and leave no table (before, the
+///   foreign key kept the table from being dropped: no triggers, and with
+///   `check_constraint_checks` off it took invalid URNs);
+/// - a temporary table of the name in the DDL session is refused, leaving no table (before,
+///   the drop took the temporary table and left the real one without triggers).
+#[tokio::test]
+async fn ddl_sessions_and_other_users_leave_no_table_without_its_rules() {
+    use sqlx::Connection;
+    let Some(db) = Db::new("mariadb_ddl_session").await else {
+        return;
+    };
+    let mut ddl = sqlx::MySqlConnection::connect_with(&db.options)
+        .await
+        .unwrap();
+    ddl.execute(
+        "SET sql_mode = 'EMPTY_STRING_IS_NULL,ANSI_QUOTES,PIPES_AS_CONCAT,NO_BACKSLASH_ESCAPES'",
+    )
+    .await
+    .unwrap();
+    let moded = UrnTable::new("moded").unwrap();
+    ddl.execute(AssertSqlSafe(Dialect::MariaDb.create_table_sql(&moded)))
+        .await
+        .unwrap();
+    for input in [
+        "URN:ISBN:0-395-36341-1",
+        "urn:ISSN:0317-847x",
+        "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
+        "urn:example:a%2c%2fb?+r?=q#f",
+        "urn:nbn:DE:bvb:19-146642",
+        "urn:ietf:RFC:2141",
+    ] {
+        let stored = insert_or_get(&db.pool, &moded, &input.parse().unwrap())
+            .await
+            .unwrap();
+        assert_eq!(stored.key, Urn::parse(input).unwrap().key(), "{input}");
+    }
+
+    let url = support::mariadb_url().unwrap();
+    let host = url
+        .rsplit_once('@')
+        .map_or("127.0.0.1:3306", |(_, rest)| rest)
+        .split('/')
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    let user = support::schema_name("urn_other");
+    db.server
+        .execute(AssertSqlSafe(format!(
+            "CREATE USER '{user}'@'%'; GRANT ALL PRIVILEGES ON {}.* TO '{user}'@'%'",
+            db.name
+        )))
+        .await
+        .unwrap();
+    let options =
+        MySqlConnectOptions::from_str(&format!("mysql://{user}@{host}/{}", db.name)).unwrap();
+    let mut other = sqlx::MySqlConnection::connect_with(&options).await.unwrap();
+    other
+        .execute(
+            "SET foreign_key_checks = 0; \
+             CREATE TABLE lure (id BIGINT PRIMARY KEY, victim BIGINT, \
+               FOREIGN KEY (victim) REFERENCES victim (id)) ENGINE = InnoDB; \
+             CREATE TRIGGER victim_urn_key_insert BEFORE INSERT ON lure FOR EACH ROW SET @x = 1",
+        )
+        .await
+        .unwrap();
+    let exists = |name: &'static str| {
+        let pool = db.pool.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(
+                "SELECT count(*) FROM information_schema.TABLES \
+                 WHERE table_schema = DATABASE() AND table_name = ?",
+            )
+            .bind(name)
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+        }
+    };
+    let victim = UrnTable::new("victim").unwrap();
+    let err = ddl
+        .execute(AssertSqlSafe(Dialect::MariaDb.create_table_sql(&victim)))
+        .await
+        .unwrap_err();
+    assert!(failure(&err).1.contains("already exists"), "{err}");
+    assert_eq!(
+        exists("victim").await,
+        0,
+        "a table without its triggers was left"
+    );
+
+    ddl.execute("CREATE TEMPORARY TABLE scratch (x INT)")
+        .await
+        .unwrap();
+    let scratch = UrnTable::new("scratch").unwrap();
+    let err = ddl
+        .execute(AssertSqlSafe(Dialect::MariaDb.create_table_sql(&scratch)))
+        .await
+        .unwrap_err();
+    assert!(failure(&err).1.contains("already exists"), "{err}");
+    assert_eq!(
+        exists("scratch").await,
+        0,
+        "a table without its triggers was left"
+    );
+    ddl.execute("DROP TEMPORARY TABLE scratch").await.unwrap();
+    ddl.execute(AssertSqlSafe(Dialect::MariaDb.create_table_sql(&scratch)))
+        .await
+        .unwrap();
+    let err = sqlx::query("INSERT INTO scratch (urn) VALUES ('urn:example:a b')")
+        .execute(&db.pool)
+        .await
+        .unwrap_err();
+    assert!(failure(&err).1.starts_with("invalid URN"), "{err}");
+
+    drop((ddl, other));
+    db.server
+        .execute(AssertSqlSafe(format!("DROP USER '{user}'@'%'")))
+        .await
+        .unwrap();
+    db.drop().await;
+}

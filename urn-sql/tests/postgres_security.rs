@@ -1218,3 +1218,158 @@ async fn statements_resolve_no_name_through_the_search_path() {
     drop(admin);
     db.drop().await;
 }
+
+/// A table named without a schema is `public`'s in every statement urn-sql writes for
+/// PostgreSQL, never the search_path's: a co-tenant's tables of the same names, in the
+/// co-tenant's schema ahead of `public` on the writer's search_path, neither take the writer's
+/// URNs nor answer its lookups. (Before, the statements left the table's name to the
+/// search_path: the lookups returned the co-tenant's forged rows.)
+#[tokio::test]
+async fn table_names_resolve_through_no_search_path() {
+    let Some(mut db) = Scratch::new("table_name").await else {
+        return;
+    };
+    db.install().await;
+    let co_tenant = db.role("urn_co_tenant", false).await;
+    let writer = db.role("urn_writer", false).await;
+    let mut admin = db.admin().await;
+    admin
+        .execute(AssertSqlSafe(format!(
+            "CREATE SCHEMA lure AUTHORIZATION {co_tenant}; GRANT USAGE ON SCHEMA lure TO {writer}"
+        )))
+        .await
+        .unwrap();
+    let plain = UrnTable::new("items").unwrap();
+    let parted = UrnTable::new("parted")
+        .unwrap()
+        .hash_partitioned(2)
+        .unwrap();
+    make_tables(
+        &mut admin,
+        &[("items", &plain), ("parted", &parted)],
+        &writer,
+    )
+    .await;
+    let mut conn = db.as_role(&co_tenant).await;
+    for name in ["items", "parted"] {
+        conn.execute(AssertSqlSafe(format!(
+            "CREATE TABLE lure.{name} (id bigint, urn text, urn_key text, urn_key_index text); \
+             INSERT INTO lure.{name} VALUES \
+               (-1, 'urn:example:lured', 'urn:example:lured', 'urn:example:lured'); \
+             GRANT SELECT, INSERT, UPDATE ON lure.{name} TO PUBLIC"
+        )))
+        .await
+        .unwrap();
+    }
+    drop(conn);
+
+    let mut conn = db.as_role(&writer).await;
+    conn.execute("SET search_path = lure, public")
+        .await
+        .unwrap();
+    let lured: Urn = "urn:example:lured".parse().unwrap();
+    for (name, table) in [("items", &plain), ("parted", &parted)] {
+        let found = find(&mut conn, table, &lured).await;
+        assert!(
+            matches!(found, Ok(None)),
+            "{name}: the lookup read another table: {found:?}"
+        );
+        let stored = insert_or_get(&mut conn, table, &lured).await.unwrap();
+        assert!(stored.inserted && stored.id > 0, "{name}: {stored:?}");
+        let counts: (i64, i64) = sqlx::query_as(AssertSqlSafe(format!(
+            "SELECT (SELECT count(*) FROM public.{name}), (SELECT count(*) FROM lure.{name})"
+        )))
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+        assert_eq!(
+            counts,
+            (1, 1),
+            "{name}: rows in public's and the lure's table"
+        );
+    }
+    drop((conn, admin));
+    db.drop().await;
+}
+
+/// A table's CREATE refuses urn-sql objects that are not where its statements name them, or
+/// that a role other than a trusted one owns: with urn-sql installed in schema `urn_sql` and
+/// the table's urn schema left at `public`, where a co-tenant planted objects of urn-sql's
+/// names, nothing is made and the error names each object and its owner. (Before, the table
+/// was made with its key, its index and its column's domain bound to the co-tenant's objects.)
+#[tokio::test]
+async fn tables_refuse_urn_objects_of_another_role() {
+    let Some(mut db) = Scratch::new("foreign_objects").await else {
+        return;
+    };
+    let co_tenant = db.role("urn_co_tenant", true).await;
+    let mut admin = db.admin().await;
+    admin.execute(PLANTED_CALLS).await.unwrap();
+    admin.execute("CREATE SCHEMA urn_sql").await.unwrap();
+    match support::backend() {
+        Backend::Portable => {
+            admin.execute("SET search_path = urn_sql").await.unwrap();
+            run_up(&mut admin).await.unwrap();
+        }
+        Backend::UrnPg => {
+            admin
+                .execute("CREATE EXTENSION urn_pg SCHEMA urn_sql")
+                .await
+                .unwrap();
+        }
+    }
+    let mut conn = db.as_role(&co_tenant).await;
+    conn.execute(CO_TENANT_PLANTS).await.unwrap();
+    drop(conn);
+
+    // The urn schema left at public: refused, with every object and its owner named.
+    let table = UrnTable::new("urn_sql.items").unwrap();
+    let err = admin
+        .execute(AssertSqlSafe(Dialect::Postgres.create_table_sql(&table)))
+        .await
+        .unwrap_err();
+    let (code, message) = pg_failure(&err);
+    assert_eq!(code, "42501", "{message}");
+    for object in [
+        "\"public\".urn",
+        "\"public\".urn_key",
+        "\"public\".urn_key_v1(\"public\".urn)",
+        "\"public\".urn_key_v1_inline(\"public\".urn)",
+        "\"public\".urn_key_index(pg_catalog.text)",
+        "\"public\".urn_key_index(\"public\".urn_key)",
+    ] {
+        assert!(
+            message.contains(&format!("{object} (owner {co_tenant})")),
+            "{object} in {message}"
+        );
+    }
+    // A schema without urn-sql: every object missing.
+    let nowhere = UrnTable::new("urn_sql.items")
+        .and_then(|t| t.with_urn_schema("audit"))
+        .unwrap();
+    let err = admin
+        .execute(AssertSqlSafe(Dialect::Postgres.create_table_sql(&nowhere)))
+        .await
+        .unwrap_err();
+    let (code, message) = pg_failure(&err);
+    assert_eq!(code, "42501", "{message}");
+    assert_eq!(message.matches("(missing)").count(), 6, "{message}");
+    let made: Option<String> = sqlx::query_scalar("SELECT to_regclass('urn_sql.items')::text")
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+    assert_eq!(made, None);
+    let ran: i64 = sqlx::query_scalar("SELECT count(*) FROM audit.planted_calls")
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+    assert_eq!(ran, 0, "planted code ran");
+    // Named where urn-sql is, the table is made.
+    let table = table.with_urn_schema("urn_sql").unwrap();
+    admin
+        .execute(AssertSqlSafe(Dialect::Postgres.create_table_sql(&table)))
+        .await
+        .unwrap();
+    drop(admin);
+    db.drop().await;
+}

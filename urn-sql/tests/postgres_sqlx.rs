@@ -729,6 +729,45 @@ async fn the_shipped_sql_is_idempotent_and_transactional_under_psql() {
         .execute("DROP SCHEMA psql_failed CASCADE")
         .await
         .unwrap();
+
+    // `urn sql --table` (create_table_script): one transaction, so a failure half way (here
+    // the unique index's name taken by another relation) leaves no table without its index.
+    // (Before, psql made the table and stopped at the index.)
+    let table = support::table("books", &db.schema);
+    db.pool
+        .execute(sqlx::AssertSqlSafe(format!(
+            "CREATE TABLE {0}.squat (x int); CREATE INDEX books_urn_key_unique ON {0}.squat (x)",
+            db.schema
+        )))
+        .await
+        .unwrap();
+    let out = psql(urn_sql::Dialect::Postgres.create_table_script(&table));
+    assert_eq!(out.status.code(), Some(3), "psql stops on the error");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("\"books_urn_key_unique\" already exists"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let books: Option<String> = sqlx::query_scalar("SELECT to_regclass($1)::text")
+        .bind(format!("{}.books", db.schema))
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(books, None, "a table was left behind");
+    db.pool
+        .execute(sqlx::AssertSqlSafe(format!(
+            "DROP TABLE {}.squat",
+            db.schema
+        )))
+        .await
+        .unwrap();
+    let out = psql(urn_sql::Dialect::Postgres.create_table_script(&table));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     db.drop_schema().await;
 }
 
@@ -985,7 +1024,7 @@ async fn upgrade_from(db: &Db, revision: &str, sql: &str) {
         .await
         .unwrap();
     // The old table takes new rows through the new functions, and refuses respellings.
-    let table = UrnTable::new("items")
+    let table = UrnTable::new(&format!("{schema}.items"))
         .unwrap()
         .with_urn_schema(&schema)
         .unwrap();

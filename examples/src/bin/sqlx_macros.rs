@@ -43,7 +43,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?;
     urn_sql::sqlx::install(&pool).await?;
     // The statements name urn-sql's objects in the schema it was installed into.
-    let table = UrnTable::new("items")?.with_urn_schema("urn_sqlx_macros")?;
+    let table = UrnTable::new("urn_sqlx_macros.items")?.with_urn_schema("urn_sqlx_macros")?;
     pool.execute(sqlx::AssertSqlSafe(
         urn_sql::Dialect::Postgres.create_table_sql(&table),
     ))

@@ -287,7 +287,8 @@ async fn postgres() -> Result {
         .await?;
     let outcome = async {
         urn_sql::sqlx::install(&pool).await?;
-        let table = urn_sql::UrnTable::new("items")?;
+        // The table and urn-sql's objects in the schema of this run.
+        let table = urn_sql::UrnTable::new(&format!("{schema}.items"))?.with_urn_schema(&schema)?;
         sqlx::raw_sql(sqlx::AssertSqlSafe(
             urn_sql::Dialect::Postgres.create_table_sql(&table),
         ))

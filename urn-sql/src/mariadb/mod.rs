@@ -21,8 +21,13 @@
 //!   non-strict `sql_mode`, `LOAD DATA` with `\N`).
 //!
 //! The table and its triggers are made by one compound statement that drops the table again
-//! if a trigger cannot be made (no TRIGGER privilege), so a table never exists without them
-//! and its DDL can be run again.
+//! if a trigger cannot be made (no TRIGGER privilege, a trigger name another user took; with
+//! `foreign_key_checks` off for the drop, so another user's foreign key to the table cannot
+//! keep it), so a table never exists without them and its DDL can be run again. It refuses a
+//! name a temporary table of the session holds (the triggers and the drop would go to that
+//! table; the probe needs the CREATE TEMPORARY TABLES privilege, which ALL grants), and it
+//! parses the table and the triggers under [`SQL_MODE`] (`EXECUTE IMMEDIATE`), so the
+//! session's `sql_mode` changes no key.
 //!
 //! A message raised by SIGNAL is utf8mb3 in MariaDB 10.11: a character above U+FFFF that the
 //! parser names appears there as `\u{…}` (`urn_check` returns it as itself).
@@ -117,8 +122,10 @@ fn trigger(table: &UrnTable, event: &str) -> String {
 /// key's SHA-256 (generated, UNIQUE: equal keys collide at any length, and lookups by key use
 /// it); a CHECK that the key is not NULL; and the `BEFORE INSERT` and `BEFORE UPDATE` triggers
 /// that refuse an invalid or NULL URN with the parser's message. One compound statement,
-/// which drops the table again if a trigger cannot be made; [`client_sql`] turns it into the
-/// `mariadb` tool's form.
+/// which drops the table again if a trigger cannot be made (even when another user's table
+/// holds a foreign key to it), refuses the name of a temporary table of the session (which
+/// would take the triggers and that drop), and parses everything under [`SQL_MODE`], whatever
+/// the session's; [`client_sql`] turns it into the `mariadb` tool's form.
 pub(crate) fn create_table(table: &UrnTable) -> String {
     let name = backtick(table.qualified_name());
     let (id, urn, key, digest) = (
@@ -131,31 +138,40 @@ pub(crate) fn create_table(table: &UrnTable) -> String {
         let quoted = sql.replace('\'', "''").replace('\n', "\n    ");
         format!("'{quoted}'")
     };
+    // The CREATE TABLE is a literal too: MariaDB parses a generated column's expression under
+    // the session's sql_mode when it makes the table and keeps it as parsed (EMPTY_STRING_IS_NULL
+    // would turn its '' into NULL), while EXECUTE IMMEDIATE parses its text under SQL_MODE.
+    let create = format!(
+        "CREATE TABLE {name} (\n  \
+         {id} BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,\n  \
+         {urn} LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,\n  \
+         {key} MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin AS ({}) STORED,\n  \
+         {digest} BINARY(32) AS (UNHEX(SHA2({key}, 256))) STORED,\n  \
+         CONSTRAINT {} UNIQUE ({digest}),\n  \
+         CONSTRAINT {} CHECK ({key} IS NOT NULL)\n\
+         )",
+        expression::key(&urn, "    "),
+        backtick(&table.unique_index_name()),
+        backtick(&table.key_constraint_name("valid")),
+    );
     format!(
         "BEGIN NOT ATOMIC\n  \
          DECLARE created BOOLEAN DEFAULT FALSE;\n  \
          DECLARE EXIT HANDLER FOR SQLEXCEPTION\n  \
          BEGIN\n    \
          IF created THEN\n      \
-         DROP TABLE {name};\n    \
+         SET STATEMENT foreign_key_checks = 0 FOR DROP TABLE {name};\n    \
          END IF;\n    \
          RESIGNAL;\n  \
          END;\n  \
-         SET STATEMENT sql_mode = '{SQL_MODE}' FOR CREATE TABLE {name} (\n    \
-         {id} BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,\n    \
-         {urn} LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,\n    \
-         {key} MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin AS ({}) STORED,\n    \
-         {digest} BINARY(32) AS (UNHEX(SHA2({key}, 256))) STORED,\n    \
-         CONSTRAINT {} UNIQUE ({digest}),\n    \
-         CONSTRAINT {} CHECK ({key} IS NOT NULL)\n  \
-         );\n  \
+         CREATE TEMPORARY TABLE {name} (probe INT);\n  \
+         DROP TEMPORARY TABLE {name};\n  \
+         SET STATEMENT sql_mode = '{SQL_MODE}' FOR EXECUTE IMMEDIATE\n    {};\n  \
          SET created = TRUE;\n  \
          SET STATEMENT sql_mode = '{SQL_MODE}' FOR EXECUTE IMMEDIATE\n    {};\n  \
          SET STATEMENT sql_mode = '{SQL_MODE}' FOR EXECUTE IMMEDIATE\n    {};\n\
          END;\n",
-        expression::key(&urn, "      "),
-        backtick(&table.unique_index_name()),
-        backtick(&table.key_constraint_name("valid")),
+        literal(&create),
         literal(&trigger(table, "INSERT")),
         literal(&trigger(table, "UPDATE")),
     )

@@ -30,9 +30,10 @@ pub const DOWN: &str =
     include_str!("../../migrations/postgres/2026-11-23-000000_urn_types/down.sql");
 
 /// The table pattern, as a commented example for people reading the DDL: what
-/// [`create_table`] and [`plan`] write for a table `items` with urn-sql in `public`.
+/// [`create_table`] (less its check of urn-sql's objects) and [`plan`] write for a table
+/// `items` with urn-sql in `public`.
 fn table_pattern() -> String {
-    let table = UrnTable::new("items").map(|t| (create_table(&t), plan(&t)));
+    let table = UrnTable::new("items").map(|t| (table_statements(&t), plan(&t)));
     let Ok((create, plan)) = table else {
         return String::new();
     };
@@ -44,8 +45,10 @@ fn table_pattern() -> String {
     format!(
         "-- A table that stores each URN once, whatever its spelling and length (`urn sql --dialect\n\
          -- postgres --table NAME [--urn-schema S]` prints it for any name, and for urn-sql's objects\n\
-         -- in schema S rather than public). Every name is qualified, so no schema on a session's\n\
-         -- search_path can put a function, operator, type or collation of its own in their place.\n\
+         -- in schema S rather than public, in one transaction, after a check that urn-sql's objects\n\
+         -- there are owned by a trusted role). Every name is qualified, so no schema on a session's\n\
+         -- search_path can put a table, function, operator, type or collation of its own in their\n\
+         -- place.\n\
          {}\
          --   (The unique index is on urn_key_index(urn_key), not the key: a btree entry holds at\n\
          --   most 2704 bytes, and urn_key_index() stores keys longer than 2048 bytes as their\n\
@@ -64,10 +67,83 @@ fn table_pattern() -> String {
 /// `CREATE TABLE` (and `CREATE UNIQUE INDEX`) for `table`: an identity id, the URN (checked by
 /// the `urn` domain), the generated key, and a unique index on `urn_key_index(urn_key)`, so
 /// URNs of any length the domain allows are deduplicated. For a
-/// [hash-partitioned](UrnTable::hash_partitioned) table, the parent and its partitions.
+/// [hash-partitioned](UrnTable::hash_partitioned) table, the parent and its partitions. First,
+/// [`trusted_objects_check`].
 pub(crate) fn create_table(table: &UrnTable) -> String {
+    format!(
+        "{}{}",
+        trusted_objects_check(table),
+        table_statements(table)
+    )
+}
+
+/// A `DO` block that refuses (SQLSTATE 42501) to make a table on urn-sql objects that are not
+/// where the table's statements name them, or that are owned by a role other than a superuser,
+/// the role making the table, or the schema's owner (for a schema of `pg_database_owner`, as
+/// `public` is since PostgreSQL 15, the database's owner): with the urn schema left at `public` while
+/// urn-sql was installed elsewhere, a co-tenant's `public.urn_key_index` would otherwise be
+/// bound into the table's index and called by every lookup. Every name in it is qualified.
+fn trusted_objects_check(table: &UrnTable) -> String {
+    let s = table.urn_schema();
+    let owner_of = |what: String, catalog: &str, owner: &str, oid: String| {
+        format!(
+            "('{what}', (SELECT c.{owner} FROM pg_catalog.{catalog} AS c \
+             WHERE c.oid OPERATOR(pg_catalog.=) {oid}))"
+        )
+    };
+    let types = ["urn", "urn_key"].map(|name| {
+        let what = format!("{s}.{name}");
+        let oid = format!("pg_catalog.to_regtype('{what}')");
+        owner_of(what, "pg_type", "typowner", oid)
+    });
+    // (Before PostgreSQL 16, to_regprocedure raises for an argument type that does not exist:
+    // it is asked only when the type does.)
+    let functions = [
+        ("urn_key_v1", format!("{s}.urn")),
+        ("urn_key_v1_inline", format!("{s}.urn")),
+        ("urn_key_index", "pg_catalog.text".to_owned()),
+        ("urn_key_index", format!("{s}.urn_key")),
+    ]
+    .map(|(name, argument)| {
+        let what = format!("{s}.{name}({argument})");
+        let oid = format!(
+            "CASE WHEN pg_catalog.to_regtype('{argument}') IS NOT NULL \
+             THEN pg_catalog.to_regprocedure('{what}') END"
+        );
+        owner_of(what, "pg_proc", "proowner", oid)
+    });
+    let rows: Vec<String> = types.into_iter().chain(functions).collect();
+    format!(
+        "DO $urn_sql$\nDECLARE\n  refused pg_catalog.text;\nBEGIN\n  \
+         SELECT pg_catalog.string_agg(pg_catalog.concat(o.name, CASE WHEN o.owner IS NULL \
+         THEN ' (missing)' ELSE pg_catalog.concat(' (owner ', \
+         pg_catalog.quote_ident(r.rolname), ')') END), ', ') INTO refused\n  \
+         FROM (VALUES {}) AS o(name, owner)\n  \
+         LEFT JOIN pg_catalog.pg_roles AS r ON r.oid OPERATOR(pg_catalog.=) o.owner\n  \
+         WHERE o.owner IS NULL OR NOT COALESCE(r.rolsuper \
+         OR r.rolname OPERATOR(pg_catalog.=) CURRENT_USER \
+         OR o.owner OPERATOR(pg_catalog.=) (SELECT CASE WHEN x.rolname OPERATOR(pg_catalog.=) \
+         'pg_database_owner' THEN (SELECT d.datdba FROM pg_catalog.pg_database AS d \
+         WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()) \
+         ELSE n.nspowner END FROM pg_catalog.pg_namespace AS n \
+         JOIN pg_catalog.pg_roles AS x ON x.oid OPERATOR(pg_catalog.=) n.nspowner \
+         WHERE n.nspname OPERATOR(pg_catalog.=) '{}'), false);\n  \
+         IF refused IS NOT NULL THEN\n    \
+         RAISE EXCEPTION 'urn-sql: not making table %: its statements name %, which are not urn-sql''s objects in schema %', \
+         '{}', refused, '{}' USING ERRCODE = '42501', \
+         HINT = 'Install urn-sql into that schema, or name the schema it is in (UrnTable with_urn_schema in Rust, urn sql --urn-schema).';\n  \
+         END IF;\nEND\n$urn_sql$;\n",
+        rows.join(",\n    "),
+        s.trim_matches('"'),
+        table.postgres_name().replace('\'', "''"),
+        s.trim_matches('"'),
+    )
+}
+
+/// The table's `CREATE` statements themselves.
+fn table_statements(table: &UrnTable) -> String {
     let (name, id, urn, key, s) = (
-        table.qualified_name(),
+        &table.postgres_name(),
         table.id_column(),
         table.urn_column(),
         table.key_column(),
@@ -138,7 +214,7 @@ pub(crate) fn create_table(table: &UrnTable) -> String {
 pub(crate) fn plan(table: &UrnTable) -> Plan {
     let (returning, name, urn, key, s) = (
         table.returning(),
-        table.qualified_name(),
+        table.postgres_name(),
         table.urn_column(),
         table.key_column(),
         table.urn_schema(),
@@ -384,8 +460,11 @@ mod tests {
                     assert_eq!(all, ok, "{prefix} in {sql}");
                 }
                 let urn_column = format!("{} = stored.", t.urn_column());
+                // (RAISE … USING ERRCODE = …, HINT = … name options, not operators.)
                 let rest = sql
                     .replace("OPERATOR(pg_catalog.=)", "")
+                    .replace("ERRCODE = ", "")
+                    .replace("HINT = ", "")
                     .replace(&urn_column, "");
                 assert!(!rest.contains('='), "an unqualified operator in {sql}");
             }

@@ -64,10 +64,10 @@ pub fn urn_schema(schema: &str) -> &str {
     }
 }
 
-/// The keyed table `name` of a test working in `schema`, whose statements name urn-sql's
-/// objects where the backend has them ([`urn_schema`]).
+/// The keyed table `name` in `schema` (a test's own), whose statements name urn-sql's objects
+/// where the backend has them ([`urn_schema`]).
 pub fn table(name: &str, schema: &str) -> urn_sql::UrnTable {
-    urn_sql::UrnTable::new(name)
+    urn_sql::UrnTable::new(&format!("{schema}.{name}"))
         .and_then(|t| t.with_urn_schema(urn_schema(schema)))
         .unwrap()
 }
