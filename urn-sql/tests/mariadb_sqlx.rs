@@ -75,6 +75,37 @@ impl Db {
         table
     }
 
+    /// A new user with all privileges on the test's database (`'<name>'@'%'`), and its
+    /// connect options. Drop it with [`Db::drop_user`].
+    async fn user(&self, what: &str) -> (String, MySqlConnectOptions) {
+        let user = support::schema_name(what);
+        self.server
+            .execute(AssertSqlSafe(format!(
+                "CREATE USER '{user}'@'%'; GRANT ALL PRIVILEGES ON {}.* TO '{user}'@'%'",
+                self.name
+            )))
+            .await
+            .unwrap();
+        let url = support::mariadb_url().unwrap();
+        let host = url
+            .rsplit_once('@')
+            .map_or("127.0.0.1:3306", |(_, rest)| rest)
+            .split('/')
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        let options =
+            MySqlConnectOptions::from_str(&format!("mysql://{user}@{host}/{}", self.name)).unwrap();
+        (user, options)
+    }
+
+    async fn drop_user(&self, user: &str) {
+        self.server
+            .execute(AssertSqlSafe(format!("DROP USER '{user}'@'%'")))
+            .await
+            .unwrap();
+    }
+
     async fn drop(self) {
         self.pool.close().await;
         self.server
@@ -742,25 +773,14 @@ async fn a_table_is_never_left_without_its_triggers() {
     let Some(db) = Db::new("mariadb_no_trigger").await else {
         return;
     };
-    let user = support::schema_name("urn_creator");
+    let (user, options) = db.user("urn_creator").await;
     db.server
         .execute(AssertSqlSafe(format!(
-            "CREATE USER '{user}'@'%'; GRANT ALL PRIVILEGES ON {0}.* TO '{user}'@'%'; \
-             REVOKE TRIGGER ON {0}.* FROM '{user}'@'%'",
+            "REVOKE TRIGGER ON {}.* FROM '{user}'@'%'",
             db.name
         )))
         .await
         .unwrap();
-    let url = support::mariadb_url().unwrap();
-    let host = url
-        .rsplit_once('@')
-        .map_or("127.0.0.1:3306", |(_, rest)| rest)
-        .split('/')
-        .next()
-        .unwrap_or_default()
-        .to_owned();
-    let options =
-        MySqlConnectOptions::from_str(&format!("mysql://{user}@{host}/{}", db.name)).unwrap();
     let mut creator = sqlx::ConnectOptions::connect(&options).await.unwrap();
     let table = UrnTable::new("made").unwrap();
     let ddl = Dialect::MariaDb.create_table_sql(&table);
@@ -794,10 +814,7 @@ async fn a_table_is_never_left_without_its_triggers() {
         failure(&err).1,
         "invalid URN: ' ' at byte 13 is not allowed in the NSS"
     );
-    db.server
-        .execute(AssertSqlSafe(format!("DROP USER '{user}'@'%'")))
-        .await
-        .unwrap();
+    db.drop_user(&user).await;
     db.drop().await;
 }
 
@@ -925,24 +942,7 @@ async fn ddl_sessions_and_other_users_leave_no_table_without_its_rules() {
         assert_eq!(stored.key, Urn::parse(input).unwrap().key(), "{input}");
     }
 
-    let url = support::mariadb_url().unwrap();
-    let host = url
-        .rsplit_once('@')
-        .map_or("127.0.0.1:3306", |(_, rest)| rest)
-        .split('/')
-        .next()
-        .unwrap_or_default()
-        .to_owned();
-    let user = support::schema_name("urn_other");
-    db.server
-        .execute(AssertSqlSafe(format!(
-            "CREATE USER '{user}'@'%'; GRANT ALL PRIVILEGES ON {}.* TO '{user}'@'%'",
-            db.name
-        )))
-        .await
-        .unwrap();
-    let options =
-        MySqlConnectOptions::from_str(&format!("mysql://{user}@{host}/{}", db.name)).unwrap();
+    let (user, options) = db.user("urn_other").await;
     let mut other = sqlx::MySqlConnection::connect_with(&options).await.unwrap();
     other
         .execute(
@@ -1003,9 +1003,6 @@ async fn ddl_sessions_and_other_users_leave_no_table_without_its_rules() {
     assert!(failure(&err).1.starts_with("invalid URN"), "{err}");
 
     drop((ddl, other));
-    db.server
-        .execute(AssertSqlSafe(format!("DROP USER '{user}'@'%'")))
-        .await
-        .unwrap();
+    db.drop_user(&user).await;
     db.drop().await;
 }

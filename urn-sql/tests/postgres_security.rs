@@ -121,6 +121,24 @@ impl Scratch {
     }
 }
 
+/// Installs urn-sql's objects into the existing schema `urn_sql` as the administrator (the
+/// portable SQL with that schema first on `admin`'s search_path, or `CREATE EXTENSION urn_pg
+/// SCHEMA urn_sql`).
+async fn install_into_urn_sql(admin: &mut PgConnection) {
+    match support::backend() {
+        Backend::Portable => {
+            admin.execute("SET search_path = urn_sql").await.unwrap();
+            run_up(admin).await.unwrap();
+        }
+        Backend::UrnPg => {
+            admin
+                .execute("CREATE EXTENSION urn_pg SCHEMA urn_sql")
+                .await
+                .unwrap();
+        }
+    }
+}
+
 /// Runs the portable install in one transaction on `conn` (as `install` does on a pool).
 async fn run_up(conn: &mut PgConnection) -> Result<(), sqlx::Error> {
     let mut tx = conn.begin().await?;
@@ -1105,18 +1123,7 @@ async fn statements_resolve_no_name_through_the_search_path() {
         )))
         .await
         .unwrap();
-    match support::backend() {
-        Backend::Portable => {
-            admin.execute("SET search_path = urn_sql").await.unwrap();
-            run_up(&mut admin).await.unwrap();
-        }
-        Backend::UrnPg => {
-            admin
-                .execute("CREATE EXTENSION urn_pg SCHEMA urn_sql")
-                .await
-                .unwrap();
-        }
-    }
+    install_into_urn_sql(&mut admin).await;
     let mut conn = db.as_role(&co_tenant).await;
     conn.execute(CO_TENANT_PLANTS).await.unwrap();
     drop(conn);
@@ -1306,18 +1313,7 @@ async fn tables_refuse_urn_objects_of_another_role() {
     let mut admin = db.admin().await;
     admin.execute(PLANTED_CALLS).await.unwrap();
     admin.execute("CREATE SCHEMA urn_sql").await.unwrap();
-    match support::backend() {
-        Backend::Portable => {
-            admin.execute("SET search_path = urn_sql").await.unwrap();
-            run_up(&mut admin).await.unwrap();
-        }
-        Backend::UrnPg => {
-            admin
-                .execute("CREATE EXTENSION urn_pg SCHEMA urn_sql")
-                .await
-                .unwrap();
-        }
-    }
+    install_into_urn_sql(&mut admin).await;
     let mut conn = db.as_role(&co_tenant).await;
     conn.execute(CO_TENANT_PLANTS).await.unwrap();
     drop(conn);
