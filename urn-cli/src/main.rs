@@ -93,7 +93,7 @@ enum Command {
         dialect: DialectName,
         /// Print the CREATE statements of a keyed table of this name instead (columns id, urn,
         /// urn_key; PostgreSQL: SCHEMA.NAME, or public's), in the form the database's
-        /// command-line client takes (PostgreSQL: one transaction).
+        /// command-line client takes (PostgreSQL: one statement in a transaction).
         #[arg(long, value_name = "NAME")]
         table: Option<String>,
         /// PostgreSQL: the schema urn-sql's domains and functions were installed into, which

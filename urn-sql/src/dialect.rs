@@ -54,13 +54,13 @@ impl Dialect {
         }
     }
 
-    /// The statements that make `table`, to run as one batch (PostgreSQL runs a batch of
-    /// statements as one transaction; for a command-line client, see
-    /// [`create_table_script`](Dialect::create_table_script)). PostgreSQL's first check that
-    /// urn-sql's objects are in the schema the table names them in and are owned by a
-    /// superuser, the role running them, or the schema's owner (the database's owner for a
-    /// schema of `pg_database_owner`, as `public` is since PostgreSQL 15); otherwise they
-    /// fail with SQLSTATE 42501, naming each object and its owner.
+    /// The statements that make `table`, to run as one batch (for a command-line client, see
+    /// [`create_table_script`](Dialect::create_table_script)). PostgreSQL's are one `DO`
+    /// statement that first checks that urn-sql's objects are in the schema the table names
+    /// them in and are owned by a superuser, the role running it, or the schema's owner (the
+    /// database's owner for a schema of `pg_database_owner`, as `public` is since PostgreSQL
+    /// 15), and otherwise fails with SQLSTATE 42501, naming each object and its owner; then
+    /// makes the table and its index. MariaDB's are one compound statement too.
     ///
     /// ```
     /// use urn_sql::{Dialect, UrnTable};
@@ -79,10 +79,10 @@ impl Dialect {
     }
 
     /// [`create_table_sql`](Dialect::create_table_sql) in the form the database's
-    /// command-line client takes (what `urn sql --table` prints). PostgreSQL's in one
-    /// transaction, so that with `psql -v ON_ERROR_STOP=1` a failure (an index name another
-    /// role took, urn-sql's objects not where they are named) leaves no table behind; MariaDB's
-    /// between `DELIMITER` lines ([`mariadb::client_sql`]); SQLite's as it is.
+    /// command-line client takes (what `urn sql --table` prints). PostgreSQL's in
+    /// `BEGIN`/`COMMIT` (a failure, such as an index name another role took, leaves no table
+    /// behind); MariaDB's between `DELIMITER` lines ([`mariadb::client_sql`]); SQLite's as it
+    /// is.
     ///
     /// ```
     /// use urn_sql::{Dialect, UrnTable};

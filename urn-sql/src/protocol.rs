@@ -68,13 +68,18 @@ pub(crate) enum Conflict {
 }
 
 impl Conflict {
-    /// Whether a duplicate-key error's message is about this table's key: MariaDB ends it
-    /// `for key '<index>'`. (MySQL 8's `'<table>.<index>'` is not accepted: MySQL is not
-    /// supported, and a quoted index name elsewhere may hold a dot.)
+    /// Whether a duplicate-key error's message is about this table's key: in every language
+    /// of MariaDB's messages (`lc_messages`), the last quoted name in it is the key's
+    /// (`Duplicate entry '…' for key '<index>'`, `… für Schlüssel '<index>'`, `'…' は索引
+    /// '<index>' で重複しています。`). (MySQL 8's `'<table>.<index>'` is not accepted: MySQL is
+    /// not supported.)
     pub(crate) fn is_key(&self, message: &str) -> bool {
         match self {
             Conflict::NoRow => false,
-            Conflict::DuplicateKey { index } => message.ends_with(&format!(" for key '{index}'")),
+            Conflict::DuplicateKey { index } => message
+                .rsplit_once('\'')
+                .and_then(|(before, _)| before.rsplit_once('\''))
+                .is_some_and(|(_, key)| key == index),
         }
     }
 }
@@ -166,6 +171,14 @@ mod tests {
         };
         assert!(conflict.is_key("Duplicate entry '\u{1}' for key 'items_urn_key_unique'"));
         assert!(!conflict.is_key("Duplicate entry 'x' for key 'other.items_urn_key_unique'"));
+        for message in [
+            "Doppelter Eintrag 'x' für Schlüssel 'items_urn_key_unique'",
+            "'x' は索引 'items_urn_key_unique' で重複しています。",
+            "重复条目'x'键'items_urn_key_unique'",
+        ] {
+            assert!(conflict.is_key(message), "{message}");
+        }
+        assert!(!conflict.is_key("'items_urn_key_unique' は索引 'PRIMARY' で重複しています。"));
         assert!(!conflict.is_key("Duplicate entry 'x' for key 'items_sku_unique'"));
         assert!(!conflict.is_key("Duplicate entry 'items_urn_key_unique' for key 'PRIMARY'"));
         assert!(!Conflict::NoRow.is_key("Duplicate entry 'x' for key 'items_urn_key_unique'"));

@@ -192,6 +192,16 @@ impl UrnTable {
         }
     }
 
+    /// The quoted name, qualified as the table's is, that a MariaDB table is built under
+    /// before it takes its own: `urn_sql_new_<table>`.
+    pub(crate) fn building_name(&self) -> String {
+        format!(
+            "{}{}",
+            self.schema,
+            quote_truncated(&format!("urn_sql_new_{}", self.bare))
+        )
+    }
+
     /// The quoted name of the column holding the key's SHA-256 (MariaDB): `<key>_sha256`.
     pub(crate) fn key_digest_column(&self) -> String {
         quote_truncated(&format!("{}_sha256", self.bare_key()))

@@ -865,8 +865,9 @@ async fn refusals_name_the_character() {
     db.drop().await;
 }
 
-/// The helpers take only the key's own duplicate for "already stored": a duplicate of another
-/// unique key of the table is returned as the error it is. (Revision 1's sqlx and diesel
+/// The helpers take only the key's own duplicate for "already stored", in any language of
+/// MariaDB's messages: a duplicate of another unique key of the table is returned as the error
+/// it is. (Revision 1's sqlx and diesel
 /// helpers looked any ERROR 1062 up by key and ended in "no rows".)
 #[tokio::test]
 async fn only_the_keys_duplicate_means_already_stored() {
@@ -897,6 +898,22 @@ async fn only_the_keys_duplicate_means_already_stored() {
     let (code, message) = failure(&err);
     assert_eq!(code, "23000");
     assert!(message.ends_with("for key 'slotted_slot'"), "{message}");
+    // In another language of MariaDB's messages, the same. (Before, only the English message
+    // was taken for "already stored".)
+    use sqlx::Connection;
+    let mut conn = sqlx::MySqlConnection::connect_with(&db.options)
+        .await
+        .unwrap();
+    conn.execute("SET lc_messages = 'ja_JP'").await.unwrap();
+    let again = insert_or_get(&mut conn, &table, &"URN:EXAMPLE:one#ja".parse().unwrap())
+        .await
+        .unwrap();
+    assert_eq!((again.id, again.inserted), (first.id, false));
+    let err = insert_or_get(&mut conn, &table, &"urn:example:two".parse().unwrap())
+        .await
+        .unwrap_err();
+    assert!(failure(&err).1.contains("'slotted_slot'"), "{err}");
+    drop(conn);
     db.drop().await;
 }
 
@@ -909,7 +926,8 @@ async fn only_the_keys_duplicate_means_already_stored() {
 ///   foreign key kept the table from being dropped: no triggers, and with
 ///   `check_constraint_checks` off it took invalid URNs);
 /// - a temporary table of the name in the DDL session is refused, leaving no table (before,
-///   the drop took the temporary table and left the real one without triggers).
+///   the drop took the temporary table and left the real one without triggers);
+/// - a user without the TRIGGER and DROP privileges gets the error and no table of the name.
 #[tokio::test]
 async fn ddl_sessions_and_other_users_leave_no_table_without_its_rules() {
     use sqlx::Connection;
@@ -1002,7 +1020,32 @@ async fn ddl_sessions_and_other_users_leave_no_table_without_its_rules() {
         .unwrap_err();
     assert!(failure(&err).1.starts_with("invalid URN"), "{err}");
 
-    drop((ddl, other));
+    // A user that may neither make triggers nor drop tables: the DDL fails, and the table's
+    // name holds nothing; what it built under another name stays, and nothing writes to it.
+    // (Before, the table was left without its triggers.)
+    let (limited, options) = db.user("urn_limited").await;
+    db.server
+        .execute(AssertSqlSafe(format!(
+            "REVOKE TRIGGER, DROP ON {}.* FROM '{limited}'@'%'",
+            db.name
+        )))
+        .await
+        .unwrap();
+    let mut conn = sqlx::MySqlConnection::connect_with(&options).await.unwrap();
+    let limits = UrnTable::new("limits").unwrap();
+    let err = conn
+        .execute(AssertSqlSafe(Dialect::MariaDb.create_table_sql(&limits)))
+        .await
+        .unwrap_err();
+    assert!(failure(&err).1.contains("command denied"), "{err}");
+    assert_eq!(
+        exists("limits").await,
+        0,
+        "a table without its triggers was left"
+    );
+
+    drop((ddl, other, conn));
     db.drop_user(&user).await;
+    db.drop_user(&limited).await;
     db.drop().await;
 }

@@ -670,10 +670,12 @@ async fn the_shipped_sql_is_idempotent_and_transactional_under_psql() {
         return;
     };
     let url = support::with_search_path(&url, &db.schema);
-    let psql = |sql: String| {
+    // psql as a script runs it (`ON_ERROR_STOP=1`), or as a session that goes on after an
+    // error, rolling back only the failed statement (`ON_ERROR_ROLLBACK=on`).
+    let psql_with = |sql: String, variable: &str| {
         use std::io::Write;
         let mut child = std::process::Command::new("psql")
-            .args(["-X", "-q", "-v", "ON_ERROR_STOP=1", &url])
+            .args(["-X", "-q", "-v", variable, &url])
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
@@ -687,6 +689,7 @@ async fn the_shipped_sql_is_idempotent_and_transactional_under_psql() {
             .unwrap();
         child.wait_with_output().unwrap()
     };
+    let psql = |sql: String| psql_with(sql, "ON_ERROR_STOP=1");
     // Db::new installed it already (twice); two more runs through psql are no-ops.
     for _ in 0..2 {
         let out = psql(urn_sql::Dialect::Postgres.install_sql());
@@ -730,9 +733,9 @@ async fn the_shipped_sql_is_idempotent_and_transactional_under_psql() {
         .await
         .unwrap();
 
-    // `urn sql --table` (create_table_script): one transaction, so a failure half way (here
-    // the unique index's name taken by another relation) leaves no table without its index.
-    // (Before, psql made the table and stopped at the index.)
+    // `urn sql --table` (create_table_script): the table and its index are one statement, so
+    // a failure half way (here the unique index's name taken by another relation) leaves no
+    // table without its index, whether psql stops or goes on.
     let table = support::table("books", &db.schema);
     db.pool
         .execute(sqlx::AssertSqlSafe(format!(
@@ -741,19 +744,27 @@ async fn the_shipped_sql_is_idempotent_and_transactional_under_psql() {
         )))
         .await
         .unwrap();
-    let out = psql(urn_sql::Dialect::Postgres.create_table_script(&table));
-    assert_eq!(out.status.code(), Some(3), "psql stops on the error");
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("\"books_urn_key_unique\" already exists"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let books: Option<String> = sqlx::query_scalar("SELECT to_regclass($1)::text")
-        .bind(format!("{}.books", db.schema))
-        .fetch_one(&db.pool)
-        .await
-        .unwrap();
-    assert_eq!(books, None, "a table was left behind");
+    // (Before, psql made the table and stopped at the index, or, going on after the error,
+    // committed the table without it.)
+    for (variable, status) in [("ON_ERROR_STOP=1", 3), ("ON_ERROR_ROLLBACK=on", 0)] {
+        let out = psql_with(
+            urn_sql::Dialect::Postgres.create_table_script(&table),
+            variable,
+        );
+        assert_eq!(out.status.code(), Some(status), "{variable}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .contains("\"books_urn_key_unique\" already exists"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let books: Option<String> = sqlx::query_scalar("SELECT to_regclass($1)::text")
+            .bind(format!("{}.books", db.schema))
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+        assert_eq!(books, None, "{variable}: a table was left behind");
+    }
     db.pool
         .execute(sqlx::AssertSqlSafe(format!(
             "DROP TABLE {}.squat",

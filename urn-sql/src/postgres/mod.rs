@@ -69,15 +69,28 @@ fn table_pattern() -> String {
 /// URNs of any length the domain allows are deduplicated. For a
 /// [hash-partitioned](UrnTable::hash_partitioned) table, the parent and its partitions. First,
 /// [`trusted_objects_check`].
+///
+/// One statement, a `DO` block that runs the check and then the `CREATE`s (`EXECUTE`): a
+/// client that goes on after a failed statement (psql with `ON_ERROR_ROLLBACK`, a tool that
+/// skips errors) cannot make the table without the check or without its index.
 pub(crate) fn create_table(table: &UrnTable) -> String {
+    let statements: String = table_statements(table)
+        .split_inclusive(";\n")
+        .map(|statement| {
+            format!(
+                "  EXECUTE $ddl${}$ddl$;\n",
+                statement.trim_end_matches(";\n")
+            )
+        })
+        .collect();
     format!(
-        "{}{}",
+        "DO $urn_sql$\nDECLARE\n  refused pg_catalog.text;\nBEGIN\n{}{statements}END\n$urn_sql$;\n",
         trusted_objects_check(table),
-        table_statements(table)
     )
 }
 
-/// A `DO` block that refuses (SQLSTATE 42501) to make a table on urn-sql objects that are not
+/// The PL/pgSQL statements (for [`create_table`]'s `DO` block, which declares `refused`) that
+/// refuse (SQLSTATE 42501) to make a table on urn-sql objects that are not
 /// where the table's statements name them, or that are owned by a role other than a superuser,
 /// the role making the table, or the schema's owner (for a schema of `pg_database_owner`, as
 /// `public` is since PostgreSQL 15, the database's owner): with the urn schema left at `public` while
@@ -114,8 +127,7 @@ fn trusted_objects_check(table: &UrnTable) -> String {
     });
     let rows: Vec<String> = types.into_iter().chain(functions).collect();
     format!(
-        "DO $urn_sql$\nDECLARE\n  refused pg_catalog.text;\nBEGIN\n  \
-         SELECT pg_catalog.string_agg(pg_catalog.concat(o.name, CASE WHEN o.owner IS NULL \
+        "  SELECT pg_catalog.string_agg(pg_catalog.concat(o.name, CASE WHEN o.owner IS NULL \
          THEN ' (missing)' ELSE pg_catalog.concat(' (owner ', \
          pg_catalog.quote_ident(r.rolname), ')') END), ', ') INTO refused\n  \
          FROM (VALUES {}) AS o(name, owner)\n  \
@@ -129,10 +141,10 @@ fn trusted_objects_check(table: &UrnTable) -> String {
          JOIN pg_catalog.pg_roles AS x ON x.oid OPERATOR(pg_catalog.=) n.nspowner \
          WHERE n.nspname OPERATOR(pg_catalog.=) '{}'), false);\n  \
          IF refused IS NOT NULL THEN\n    \
-         RAISE EXCEPTION 'urn-sql: not making table %: its statements name %, which are not urn-sql''s objects in schema %', \
+         RAISE EXCEPTION 'urn-sql: not making table %: its statements name %, which are missing or owned by a role that is not a superuser, the role making the table or the owner of schema %', \
          '{}', refused, '{}' USING ERRCODE = '42501', \
-         HINT = 'Install urn-sql into that schema, or name the schema it is in (UrnTable with_urn_schema in Rust, urn sql --urn-schema).';\n  \
-         END IF;\nEND\n$urn_sql$;\n",
+         HINT = 'Name the schema urn-sql is installed in (UrnTable with_urn_schema in Rust, urn sql --urn-schema), or make the table as the role that installed it.';\n  \
+         END IF;\n",
         rows.join(",\n    "),
         s.trim_matches('"'),
         table.postgres_name().replace('\'', "''"),
