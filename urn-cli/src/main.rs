@@ -80,6 +80,7 @@ enum Command {
     /// a commented example, or with --table one keyed table.
     #[command(after_help = "Examples:\n  \
         $ urn sql --dialect postgres | psql -v ON_ERROR_STOP=1 \"$DATABASE_URL\"\n  \
+        $ urn sql --dialect postgres | PGOPTIONS='-c search_path=urn' psql -v ON_ERROR_STOP=1 \"$DATABASE_URL\"\n  \
         $ urn sql --dialect postgres --table books --urn-schema urn | psql -v ON_ERROR_STOP=1 \"$DATABASE_URL\"\n  \
         $ urn sql --dialect mariadb | mariadb my_database\n  \
         $ urn sql --dialect mariadb --table books | mariadb my_database\n  \
