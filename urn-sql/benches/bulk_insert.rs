@@ -62,7 +62,7 @@ async fn postgres(url: &str, urns: &[String]) {
         .await
         .unwrap();
     urn_sql::sqlx::install(&pool).await.unwrap();
-    let table = UrnTable::new("keyed")
+    let table = UrnTable::new(&format!("{schema}.keyed"))
         .unwrap()
         .with_urn_schema(&schema)
         .unwrap();

@@ -316,9 +316,13 @@ async fn run(db: &Database, sizes: &[usize]) {
          urn_key text GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL); \
          CREATE UNIQUE INDEX t_urn_key_unique ON t (urn_key_index(urn_key))"
     );
-    // Today's pattern, naming urn-sql's objects where each install put them.
+    // Today's pattern, in the schema each install put urn-sql's objects in (the first of its
+    // pool's search_path).
     let today = |schema: &str| {
-        let table = UrnTable::new("t").unwrap().with_urn_schema(schema).unwrap();
+        let table = UrnTable::new(&format!("{schema}.t"))
+            .unwrap()
+            .with_urn_schema(schema)
+            .unwrap();
         urn_sql::Dialect::Postgres.create_table_sql(&table)
     };
     let mut variants = vec![
