@@ -130,10 +130,8 @@ fn trigger(table: &UrnTable, on: &str, event: &str) -> String {
 /// [`SQL_MODE`], whatever the session's; [`client_sql`] turns it into the `mariadb` tool's
 /// form.
 pub(crate) fn create_table(table: &UrnTable) -> String {
-    let (name, building) = (
-        backtick(table.qualified_name()),
-        backtick(&table.building_name()),
-    );
+    let building_name = table.building_name();
+    let (name, building) = (backtick(table.qualified_name()), backtick(&building_name));
     let (id, urn, key, digest) = (
         backtick(table.id_column()),
         backtick(table.urn_column()),
@@ -179,8 +177,8 @@ pub(crate) fn create_table(table: &UrnTable) -> String {
          RENAME TABLE {building} TO {name};\n\
          END;\n",
         literal(&create),
-        literal(&trigger(table, &table.building_name(), "INSERT")),
-        literal(&trigger(table, &table.building_name(), "UPDATE")),
+        literal(&trigger(table, &building_name, "INSERT")),
+        literal(&trigger(table, &building_name, "UPDATE")),
     )
 }
 

@@ -33,7 +33,13 @@ pub const DOWN: &str =
 /// [`create_table`] (less its check of urn-sql's objects) and [`plan`] write for a table
 /// `items` with urn-sql in `public`.
 fn table_pattern() -> String {
-    let table = UrnTable::new("items").map(|t| (table_statements(&t), plan(&t)));
+    let table = UrnTable::new("items").map(|t| {
+        let create: String = table_statements(&t)
+            .iter()
+            .map(|statement| format!("{statement};\n"))
+            .collect();
+        (create, plan(&t))
+    });
     let Ok((create, plan)) = table else {
         return String::new();
     };
@@ -75,13 +81,8 @@ fn table_pattern() -> String {
 /// skips errors) cannot make the table without the check or without its index.
 pub(crate) fn create_table(table: &UrnTable) -> String {
     let statements: String = table_statements(table)
-        .split_inclusive(";\n")
-        .map(|statement| {
-            format!(
-                "  EXECUTE $ddl${}$ddl$;\n",
-                statement.trim_end_matches(";\n")
-            )
-        })
+        .iter()
+        .map(|statement| format!("  EXECUTE $ddl${statement}$ddl$;\n"))
         .collect();
     format!(
         "DO $urn_sql$\nDECLARE\n  refused pg_catalog.text;\nBEGIN\n{}{statements}END\n$urn_sql$;\n",
@@ -152,8 +153,8 @@ fn trusted_objects_check(table: &UrnTable) -> String {
     )
 }
 
-/// The table's `CREATE` statements themselves.
-fn table_statements(table: &UrnTable) -> String {
+/// The table's `CREATE` statements themselves, each without its `;`.
+fn table_statements(table: &UrnTable) -> Vec<String> {
     let (name, id, urn, key, s) = (
         &table.postgres_name(),
         table.id_column(),
@@ -174,12 +175,16 @@ fn table_statements(table: &UrnTable) -> String {
          GENERATED ALWAYS AS ({s}.urn_key_v1_inline({urn})) STORED NOT NULL"
     );
     match table.key_index_column() {
-        None => format!(
-            "CREATE TABLE {name} (\n  {id} bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,\n  \
-             {urn} {s}.urn NOT NULL,\n  {generated}\n);\n\
-             CREATE UNIQUE INDEX {} ON {name} (({s}.urn_key_index({key})) COLLATE pg_catalog.\"C\");\n",
-            table.unique_index_name()
-        ),
+        None => vec![
+            format!(
+                "CREATE TABLE {name} (\n  {id} bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,\n  \
+                 {urn} {s}.urn NOT NULL,\n  {generated}\n)"
+            ),
+            format!(
+                "CREATE UNIQUE INDEX {} ON {name} (({s}.urn_key_index({key})) COLLATE pg_catalog.\"C\")",
+                table.unique_index_name()
+            ),
+        ],
         Some(index) => {
             // (A domain-typed generated column would not do here anyway: PostgreSQL 15 fails
             // every insert into a partitioned table with one, "attribute 3 of type record has
@@ -189,21 +194,22 @@ fn table_statements(table: &UrnTable) -> String {
             // (short of OVERRIDING SYSTEM VALUE, which grants of INSERT on the other columns
             // alone refuse too; see UrnTable::hash_partitioned).
             let n = table.partitions();
-            let mut sql = format!(
+            let parent = format!(
                 "CREATE TABLE {name} (\n  {id} bigint GENERATED ALWAYS AS IDENTITY,\n  {urn} {s}.urn NOT NULL,\n  \
                  {generated},\n  \
                  {index} pg_catalog.text COLLATE pg_catalog.\"C\" NOT NULL CONSTRAINT {} \
                  CHECK ({index} OPERATOR(pg_catalog.=) {s}.urn_key_index({key})),\n  \
-                 UNIQUE ({index})\n) PARTITION BY HASH ({index});\n",
+                 UNIQUE ({index})\n) PARTITION BY HASH ({index})",
                 table.key_constraint_name("index_matches")
             );
-            for i in 0..n {
-                sql.push_str(&format!(
-                    "CREATE TABLE {} PARTITION OF {name} FOR VALUES WITH (MODULUS {n}, REMAINDER {i});\n",
-                    table.partition_name(i)
-                ));
-            }
-            sql
+            std::iter::once(parent)
+                .chain((0..n).map(|i| {
+                    format!(
+                        "CREATE TABLE {} PARTITION OF {name} FOR VALUES WITH (MODULUS {n}, REMAINDER {i})",
+                        table.partition_name(i)
+                    )
+                }))
+                .collect()
         }
     }
 }
