@@ -4,9 +4,11 @@
 //! the keyed table, and the insert-or-get and lookup statements.
 //!
 //! Every statement written here for a table resolves no name through the session's
-//! search_path: urn-sql's domains and functions are qualified with the table's
-//! [urn schema](UrnTable::with_urn_schema), PostgreSQL's types, collations and operators with
-//! `pg_catalog` (`OPERATOR(pg_catalog.=)`; `bigint` is a keyword, not a name).
+//! search_path: the table is qualified with its schema (`public` when its name has none),
+//! urn-sql's domains and functions with the table's [urn schema](UrnTable::with_urn_schema),
+//! PostgreSQL's types, collations and operators with `pg_catalog` (`OPERATOR(pg_catalog.=)`;
+//! `bigint` is a keyword, not a name). A table's DDL is one `DO` statement that checks who owns
+//! the objects it binds before it makes anything.
 
 #[cfg(test)]
 mod key_functions;
