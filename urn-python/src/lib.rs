@@ -7,7 +7,8 @@
 //!   the `UrnError` raised with the Rust error kind, byte offset and message;
 //! - [`arrow`]: the same over Arrow string arrays (C Data Interface, read without copying);
 //! - [`polars_expr`]: the same as a Polars expression plugin (this library is the plugin);
-//! - [`kernel`]: the per-value answers the two columnar layers share.
+//! - [`kernel`]: the per-value answers the two columnar layers share;
+//! - [`text`]: a Python `str` read as UTF-8 without a copy (Python 3.10 and newer).
 
 use pyo3::prelude::*;
 
@@ -15,6 +16,7 @@ pub mod arrow;
 pub mod kernel;
 pub mod polars_expr;
 pub mod scalar;
+pub mod text;
 
 /// The JSON Schema document urn-schema generates for a URN (`nid` `None`) or for URNs of one
 /// namespace, as JSON text (`schemas/urn.schema.json`, `schemas/urn-<nid>.schema.json`).
@@ -33,6 +35,7 @@ fn json_schema(nid: Option<&str>) -> PyResult<String> {
 /// The module `urnkit._urnkit`.
 #[pymodule]
 fn _urnkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    text::init(m.py());
     scalar::register(m)?;
     arrow::register(m)?;
     m.add_function(wrap_pyfunction!(json_schema, m)?)?;

@@ -1,8 +1,9 @@
 //! The scalar API: `Urn`, `parse`, `key`, `is_valid`, the typed classes of the known
 //! namespaces (`IsbnUrn`, …) and the `UrnError` they raise.
 
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::OnceLock;
 
+use crate::text::utf8;
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -57,20 +58,73 @@ fn syntax(name: &str) -> PyResult<Syntax> {
     }
 }
 
-/// A URN (RFC 8141), kept verbatim. `==`, `hash` and ordering follow the canonical key.
+/// A URN (RFC 8141), kept verbatim. `==`, `hash` and ordering are the canonical key's.
+///
+/// It keeps the `str` it was made from, not a Rust copy: a copy is an allocation a URN, the
+/// largest part of `parse` when the URNs are kept, as a column's are (BENCHMARKS.md, Python).
+/// The components are parsed again when asked for, on a getter that makes a `str` anyway; the
+/// key is made once, on first use, and kept for `==`, `hash` and ordering.
 #[pyclass(module = "urnkit", name = "Urn", subclass, frozen)]
 pub struct PyUrn {
-    inner: urn_core::Urn,
+    /// The text as given, an exact `str` (a subclass's text is copied into one).
+    text: Py<PyString>,
     syntax: Syntax,
+    /// The canonical key (rules V1), made on first use: the text itself when it is its own
+    /// key. A plain `OnceLock`, filled while the GIL is held and without calling back into
+    /// Python (so no other thread can be waiting on it); `PyOnceLock` would release and
+    /// re-take the GIL on every first use, which costs more than making the key.
+    key: OnceLock<Py<PyString>>,
 }
 
 impl PyUrn {
     /// Parses `text` with `syntax`.
-    fn parse(py: Python<'_>, text: &str, syntax: Syntax) -> PyResult<Self> {
-        match urn_core::Urn::parse_with(text, syntax) {
-            Ok(inner) => Ok(PyUrn { inner, syntax }),
+    fn parse(py: Python<'_>, text: &Bound<'_, PyString>, syntax: Syntax) -> PyResult<Self> {
+        let utf8 = utf8(text)?;
+        match UrnRef::parse_with(&utf8, syntax) {
+            Ok(_) => Ok(PyUrn::keeping(text, &utf8, syntax)),
             Err(e) => Err(parse_error(py, &e)),
         }
+    }
+
+    /// A `PyUrn` of `text` (valid under `syntax`, whose UTF-8 is `utf8`).
+    fn keeping(text: &Bound<'_, PyString>, utf8: &str, syntax: Syntax) -> Self {
+        let text = if text.is_exact_instance_of::<PyString>() {
+            text.clone().unbind()
+        } else {
+            PyString::new(text.py(), utf8).unbind()
+        };
+        PyUrn {
+            text,
+            syntax,
+            key: OnceLock::new(),
+        }
+    }
+
+    /// Calls `f` with the URN, parsed again from the kept text. It parsed when the object was
+    /// made and a `str` does not change, so this does not fail; if it did, the error is raised.
+    fn with_urn<R>(&self, py: Python<'_>, f: impl FnOnce(UrnRef<'_>) -> R) -> PyResult<R> {
+        let text = utf8(self.text.bind(py))?;
+        match UrnRef::parse_with(&text, self.syntax) {
+            Ok(urn) => Ok(f(urn)),
+            Err(e) => Err(parse_error(py, &e)),
+        }
+    }
+
+    /// The canonical key, made on first use.
+    fn key_str<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyString>> {
+        if let Some(key) = self.key.get() {
+            return Ok(key.bind(py));
+        }
+        let key = self.with_urn(py, |u| {
+            let key = u.key();
+            if key.as_str() == u.as_str() {
+                self.text.clone_ref(py)
+            } else {
+                PyString::new(py, key.as_str()).unbind()
+            }
+        })?;
+        // Set at most once: a second value (none can race it under the GIL) is dropped.
+        Ok(self.key.get_or_init(|| key).bind(py))
     }
 }
 
@@ -78,7 +132,7 @@ impl PyUrn {
 impl PyUrn {
     #[new]
     #[pyo3(signature = (text, *, syntax = "rfc8141"))]
-    fn new(py: Python<'_>, text: &str, syntax: &str) -> PyResult<Self> {
+    fn new(py: Python<'_>, text: &Bound<'_, PyString>, syntax: &str) -> PyResult<Self> {
         PyUrn::parse(py, text, self::syntax(syntax)?)
     }
 
@@ -91,91 +145,98 @@ impl PyUrn {
 
     /// The NID as written.
     #[getter]
-    fn nid(&self) -> &str {
-        self.inner.nid()
+    fn nid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        self.with_urn(py, |u| PyString::new(py, u.nid()))
     }
 
     /// The NSS as written.
     #[getter]
-    fn nss(&self) -> &str {
-        self.inner.nss()
+    fn nss<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        self.with_urn(py, |u| PyString::new(py, u.nss()))
     }
 
     /// The r-component (after `?+`), `None` when absent.
     #[getter]
-    fn r_component(&self) -> Option<&str> {
-        self.inner.r_component()
+    fn r_component<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
+        self.with_urn(py, |u| u.r_component().map(|r| PyString::new(py, r)))
     }
 
     /// The q-component (after `?=`), `None` when absent.
     #[getter]
-    fn q_component(&self) -> Option<&str> {
-        self.inner.q_component()
+    fn q_component<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
+        self.with_urn(py, |u| u.q_component().map(|q| PyString::new(py, q)))
     }
 
     /// The f-component (after `#`), `None` when absent.
     #[getter]
-    fn f_component(&self) -> Option<&str> {
-        self.inner.f_component()
+    fn f_component<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
+        self.with_urn(py, |u| u.f_component().map(|f| PyString::new(py, f)))
     }
 
     /// The canonical key (rules V1): what `==` and `hash` compare.
     #[getter]
-    fn key(&self) -> String {
-        self.inner.key().as_str().to_owned()
+    fn key<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        self.key_str(py).cloned()
     }
 
     /// The RFC 8141 section 3 key alone (no namespace rules).
     #[getter]
-    fn rfc8141_key(&self) -> String {
-        self.inner.rfc8141_key().as_str().to_owned()
+    fn rfc8141_key<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        self.with_urn(py, |u| PyString::new(py, u.rfc8141_key().as_str()))
     }
 
     /// The lower-case NID of the known namespace (`"isbn"`, …), `None` for any other.
     #[getter]
-    fn namespace(&self) -> Option<&'static str> {
-        self.inner.namespace().map(urn_core::KnownNamespace::nid)
+    fn namespace(&self, py: Python<'_>) -> PyResult<Option<&'static str>> {
+        self.with_urn(py, |u| u.namespace().map(urn_core::KnownNamespace::nid))
     }
 
     /// Raises `UrnError` (kind `invalid_nss`) when the NSS breaks its known namespace's rules.
     fn validate_namespace(&self, py: Python<'_>) -> PyResult<()> {
-        self.inner
-            .validate_namespace()
+        self.with_urn(py, |u| u.validate_namespace())?
             .map_err(|e| namespace_error(py, &e))
     }
 
     /// The `UrnError` `validate_namespace` would raise, or `None`.
-    fn namespace_problem(&self, py: Python<'_>) -> Option<PyErr> {
-        self.inner
-            .validate_namespace()
-            .err()
-            .map(|e| namespace_error(py, &e))
+    fn namespace_problem(&self, py: Python<'_>) -> PyResult<Option<PyErr>> {
+        self.with_urn(py, |u| {
+            u.validate_namespace()
+                .err()
+                .map(|e| namespace_error(py, &e))
+        })
     }
 
-    fn __str__(&self) -> &str {
-        self.inner.as_str()
+    fn __str__(&self, py: Python<'_>) -> Py<PyString> {
+        self.text.clone_ref(py)
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let text = PyString::new(slf.py(), slf.get().inner.as_str());
-        Ok(format!("{}({})", slf.get_type().name()?, text.repr()?))
+        let text = slf.get().text.bind(slf.py()).repr()?;
+        Ok(format!("{}({})", slf.get_type().name()?, text))
     }
 
-    fn __hash__(&self) -> u64 {
-        let mut hasher = DefaultHasher::new();
-        self.inner.hash(&mut hasher);
-        hasher.finish()
+    /// The key's `hash`: equal URNs hash alike.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        self.key_str(py)?.hash()
     }
 
-    fn __richcmp__(&self, other: PyRef<'_, PyUrn>, op: CompareOp) -> bool {
-        op.matches(self.inner.cmp(&other.inner))
+    /// Compares the keys (their bytes: the order of urn-core's `Ord`).
+    fn __richcmp__(
+        &self,
+        py: Python<'_>,
+        other: PyRef<'_, PyUrn>,
+        op: CompareOp,
+    ) -> PyResult<bool> {
+        let ours = utf8(self.key_str(py)?)?;
+        let theirs = utf8(other.key_str(py)?)?;
+        Ok(op.matches(ours.as_bytes().cmp(theirs.as_bytes())))
     }
 
     fn __getnewargs_ex__<'py>(
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
-        let args = PyTuple::new(py, [self.inner.as_str()])?;
+        let args = PyTuple::new(py, [self.text.clone_ref(py)])?;
         let kwargs = PyDict::new(py);
         if self.syntax == Syntax::Rfc2141 {
             kwargs.set_item("syntax", "rfc2141")?;
@@ -222,15 +283,19 @@ impl PyUrn {
 /// Parses `text` into a `Urn` (the same as `Urn(text)`).
 #[pyfunction]
 #[pyo3(signature = (text, *, syntax = "rfc8141"))]
-fn parse(py: Python<'_>, text: &str, syntax: &str) -> PyResult<PyUrn> {
+fn parse(py: Python<'_>, text: &Bound<'_, PyString>, syntax: &str) -> PyResult<PyUrn> {
     PyUrn::parse(py, text, self::syntax(syntax)?)
 }
 
 /// The canonical key of `text`; raises `UrnError` when it is not a URN.
 #[pyfunction]
 #[pyo3(signature = (text, *, syntax = "rfc8141"))]
-fn key<'py>(py: Python<'py>, text: &str, syntax: &str) -> PyResult<Bound<'py, PyString>> {
-    match UrnRef::parse_with(text, self::syntax(syntax)?) {
+fn key<'py>(
+    py: Python<'py>,
+    text: &Bound<'_, PyString>,
+    syntax: &str,
+) -> PyResult<Bound<'py, PyString>> {
+    match UrnRef::parse_with(&utf8(text)?, self::syntax(syntax)?) {
         Ok(urn) => Ok(PyString::new(py, urn.key().as_str())),
         Err(e) => Err(parse_error(py, &e)),
     }
@@ -239,8 +304,8 @@ fn key<'py>(py: Python<'py>, text: &str, syntax: &str) -> PyResult<Bound<'py, Py
 /// Whether `text` is a URN.
 #[pyfunction]
 #[pyo3(signature = (text, *, syntax = "rfc8141"))]
-fn is_valid(text: &str, syntax: &str) -> PyResult<bool> {
-    Ok(UrnRef::parse_with(text, self::syntax(syntax)?).is_ok())
+fn is_valid(text: &Bound<'_, PyString>, syntax: &str) -> PyResult<bool> {
+    Ok(UrnRef::parse_with(&utf8(text)?, self::syntax(syntax)?).is_ok())
 }
 
 /// Declares one Python class per known namespace, a subclass of `Urn` over urn-core's typed
@@ -256,12 +321,10 @@ macro_rules! typed_urns {
             #[pymethods]
             impl $class {
                 #[new]
-                fn new(py: Python<'_>, text: &str) -> PyResult<PyClassInitializer<Self>> {
-                    match urn_core::$alias::parse(text) {
-                        Ok(urn) => Ok(PyClassInitializer::from(PyUrn {
-                            inner: urn.into_urn(),
-                            syntax: Syntax::Rfc8141,
-                        })
+                fn new(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<PyClassInitializer<Self>> {
+                    let utf8 = utf8(text)?;
+                    match urn_core::$alias::parse(&utf8) {
+                        Ok(_) => Ok(PyClassInitializer::from(PyUrn::keeping(text, &utf8, Syntax::Rfc8141))
                         .add_subclass($class)),
                         Err(e) => Err(ns_urn_error(py, &e)),
                     }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
-from typing import Dict, List, Optional, Type
+from typing import Callable, Dict, List, Optional, Type
 
 import pytest
 
@@ -143,6 +143,40 @@ def test_str_is_verbatim_and_repr_names_the_class() -> None:
     assert repr(u) == "Urn('URN:ISBN:0-395-36341-1?=q#f')"
     assert repr(urnkit.IsbnUrn("urn:isbn:0395363411")) == "IsbnUrn('urn:isbn:0395363411')"
     assert (u.r_component, u.q_component, u.f_component) == (None, "q", "f")
+
+
+def test_the_text_is_kept_not_copied() -> None:
+    text = "URN:Example:a%2c"
+    assert str(Urn(text)) is text
+    assert str(urnkit.parse(text)) is text
+
+    class Text(str):
+        def __str__(self) -> str:
+            return "changed"
+
+    for u in [Urn(Text("urn:example:b")), urnkit.ExampleUrn(Text("urn:example:b"))]:
+        assert type(str(u)) is str and str(u) == "urn:example:b" and u.nss == "b"
+    # Its own key: the key is the text itself; otherwise a str of the key.
+    assert Urn("urn:example:a").key == "urn:example:a"
+    assert Urn(text).key == "urn:example:a%2C"
+
+
+def test_the_key_does_not_depend_on_which_method_asks_first() -> None:
+    a, b = "URN:ISBN:0-395-36341-1", "urn:isbn:0395363411"
+    assert hash(Urn(a)) == hash(Urn(b)) == hash(Urn(b).key)
+    assert Urn(a) == Urn(b) and Urn(a).key == Urn(b).key == b
+    u, v = Urn(a), Urn(b)
+    assert sorted([Urn("urn:isbn:1"), u]) == [u, Urn("urn:isbn:1")] and not u < v and u <= v
+
+
+def test_text_that_is_not_utf8_raises_unicode_encode_error() -> None:
+    # A lone surrogate has no UTF-8 form: what str.encode() raises, on every entry point.
+    functions: List[Callable[[str], object]] = [
+        urnkit.parse, urnkit.key, urnkit.is_valid, Urn, urnkit.ExampleUrn,
+    ]
+    for function in functions:
+        with pytest.raises(UnicodeEncodeError):
+            function("urn:example:\ud800")
 
 
 def test_set_and_dict_deduplicate_equivalent_spellings() -> None:
