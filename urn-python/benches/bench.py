@@ -151,6 +151,20 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         max(1, rounds // 2),
     )
 
+    # Per call on the valid URNs alone, ns (where the time of `parse` and of a `Urn` goes).
+    valid = [s for s in scalar if urnkit.is_valid(s)]
+    kept = [urnkit.parse(s) for s in valid]
+    detail = {
+        "parse (valid URNs)": best(lambda: [urnkit.parse(s) for s in valid], rounds),
+        "is_valid (valid URNs)": best(lambda: [urnkit.is_valid(s) for s in valid], rounds),
+        "key(text)": best(lambda: [urnkit.key(s) for s in valid], rounds),
+        "parse(text).key": best(lambda: [urnkit.parse(s).key for s in valid], rounds),
+        "u.key, made before": best(lambda: [u.key for u in kept], rounds),
+        "u.nid": best(lambda: [u.nid for u in kept], rounds),
+        "str(u)": best(lambda: [str(u) for u in kept], rounds),
+        "set(parse(text))": best(lambda: set(urnkit.parse(s) for s in valid), rounds),
+    }
+
     # Memory: what the Python heap gains while a kernel runs (no per-row objects).
     tracemalloc.start()
     urnkit.arrow.key(array)
@@ -178,6 +192,9 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     for name, value, target in ratios:
         print(f"  {name:40} {value:8.2f}   (target {target})")
     print(f"  Python heap peak during arrow.key + polars urn.key: {peak / 1024:.1f} KiB")
+    print(f"per call over the {len(valid):,} valid URNs among them")
+    for name, seconds in detail.items():
+        print(f"  {name:30} {seconds / len(valid) * 1e9:10.1f} ns")
 
 
 def safe_parse(text: str) -> Optional[urnkit.Urn]:
