@@ -8,7 +8,7 @@
 //! - [`arrow`]: the same over Arrow string arrays (C Data Interface, read without copying);
 //! - [`polars_expr`]: the same as a Polars expression plugin (this library is the plugin);
 //! - [`kernel`]: the per-value answers the two columnar layers share;
-//! - [`text`]: a Python `str` read as UTF-8 without a copy (Python 3.10 and newer).
+//! - [`text`]: a Python `str` read as UTF-8, without a copy where the interpreter allows it.
 
 use pyo3::prelude::*;
 

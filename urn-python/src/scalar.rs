@@ -220,16 +220,16 @@ impl PyUrn {
         self.key_str(py)?.hash()
     }
 
-    /// Compares the keys (their bytes: the order of urn-core's `Ord`).
+    /// Compares the keys as Python strings: code-point order, which is the UTF-8 byte order
+    /// urn-core's `Ord` uses (the keys' text), with no copy on any interpreter.
     fn __richcmp__(
         &self,
         py: Python<'_>,
         other: PyRef<'_, PyUrn>,
         op: CompareOp,
     ) -> PyResult<bool> {
-        let ours = utf8(self.key_str(py)?)?;
-        let theirs = utf8(other.key_str(py)?)?;
-        Ok(op.matches(ours.as_bytes().cmp(theirs.as_bytes())))
+        let ordering = self.key_str(py)?.compare(other.key_str(py)?)?;
+        Ok(op.matches(ordering))
     }
 
     fn __getnewargs_ex__<'py>(

@@ -12,8 +12,9 @@ INVALID_NSS: str
 _U = TypeVar("_U", bound="Urn")
 
 class Urn:
-    """A URN (RFC 8141), kept verbatim (``str(u)`` is the ``str`` it was made from). ``==``,
-    ``hash`` and ordering follow the canonical key: ``hash(u) == hash(u.key)``."""
+    """A URN (RFC 8141), kept verbatim: ``str(u)`` is the ``str`` it was made from (a plain
+    ``str`` of a subclass's text). ``==``, ``hash`` and ordering follow the canonical key:
+    ``hash(u) == hash(u.key)``."""
 
     NID: ClassVar[Optional[str]]
     def __new__(cls, text: str, *, syntax: str = "rfc8141") -> "Urn": ...
