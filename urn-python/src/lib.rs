@@ -35,7 +35,6 @@ fn json_schema(nid: Option<&str>) -> PyResult<String> {
 /// The module `urnkit._urnkit`.
 #[pymodule]
 fn _urnkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    text::init(m.py());
     scalar::register(m)?;
     arrow::register(m)?;
     m.add_function(wrap_pyfunction!(json_schema, m)?)?;

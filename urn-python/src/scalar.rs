@@ -47,6 +47,11 @@ fn ns_urn_error(py: Python<'_>, e: &NsUrnError) -> PyErr {
     }
 }
 
+/// `text` parsed with `syntax`, or the `UrnError` of why it is not a URN.
+fn parse_ref<'t>(py: Python<'_>, text: &'t str, syntax: Syntax) -> PyResult<UrnRef<'t>> {
+    UrnRef::parse_with(text, syntax).map_err(|e| parse_error(py, &e))
+}
+
 /// The grammar named by the `syntax` argument.
 fn syntax(name: &str) -> PyResult<Syntax> {
     match name {
@@ -79,35 +84,34 @@ pub struct PyUrn {
 impl PyUrn {
     /// Parses `text` with `syntax`.
     fn parse(py: Python<'_>, text: &Bound<'_, PyString>, syntax: Syntax) -> PyResult<Self> {
-        let utf8 = utf8(text)?;
-        match UrnRef::parse_with(&utf8, syntax) {
-            Ok(_) => Ok(PyUrn::keeping(text, &utf8, syntax)),
-            Err(e) => Err(parse_error(py, &e)),
-        }
+        PyUrn::keeping(text, syntax, |utf8| parse_ref(py, utf8, syntax).map(drop))
     }
 
-    /// A `PyUrn` of `text` (valid under `syntax`, whose UTF-8 is `utf8`).
-    fn keeping(text: &Bound<'_, PyString>, utf8: &str, syntax: Syntax) -> Self {
+    /// A `PyUrn` of `text` when `check` accepts its UTF-8 (as a URN under `syntax`).
+    fn keeping(
+        text: &Bound<'_, PyString>,
+        syntax: Syntax,
+        check: impl FnOnce(&str) -> PyResult<()>,
+    ) -> PyResult<Self> {
+        let utf8 = utf8(text)?;
+        check(&utf8)?;
         let text = if text.is_exact_instance_of::<PyString>() {
             text.clone().unbind()
         } else {
-            PyString::new(text.py(), utf8).unbind()
+            PyString::new(text.py(), &utf8).unbind()
         };
-        PyUrn {
+        Ok(PyUrn {
             text,
             syntax,
             key: OnceLock::new(),
-        }
+        })
     }
 
     /// Calls `f` with the URN, parsed again from the kept text. It parsed when the object was
     /// made and a `str` does not change, so this does not fail; if it did, the error is raised.
     fn with_urn<R>(&self, py: Python<'_>, f: impl FnOnce(UrnRef<'_>) -> R) -> PyResult<R> {
         let text = utf8(self.text.bind(py))?;
-        match UrnRef::parse_with(&text, self.syntax) {
-            Ok(urn) => Ok(f(urn)),
-            Err(e) => Err(parse_error(py, &e)),
-        }
+        Ok(f(parse_ref(py, &text, self.syntax)?))
     }
 
     /// The canonical key, made on first use.
@@ -295,10 +299,9 @@ fn key<'py>(
     text: &Bound<'_, PyString>,
     syntax: &str,
 ) -> PyResult<Bound<'py, PyString>> {
-    match UrnRef::parse_with(&utf8(text)?, self::syntax(syntax)?) {
-        Ok(urn) => Ok(PyString::new(py, urn.key().as_str())),
-        Err(e) => Err(parse_error(py, &e)),
-    }
+    let text = utf8(text)?;
+    let urn = parse_ref(py, &text, self::syntax(syntax)?)?;
+    Ok(PyString::new(py, urn.key().as_str()))
 }
 
 /// Whether `text` is a URN.
@@ -322,12 +325,10 @@ macro_rules! typed_urns {
             impl $class {
                 #[new]
                 fn new(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<PyClassInitializer<Self>> {
-                    let utf8 = utf8(text)?;
-                    match urn_core::$alias::parse(&utf8) {
-                        Ok(_) => Ok(PyClassInitializer::from(PyUrn::keeping(text, &utf8, Syntax::Rfc8141))
-                        .add_subclass($class)),
-                        Err(e) => Err(ns_urn_error(py, &e)),
-                    }
+                    let urn = PyUrn::keeping(text, Syntax::Rfc8141, |utf8| {
+                        urn_core::$alias::parse(utf8).map(drop).map_err(|e| ns_urn_error(py, &e))
+                    })?;
+                    Ok(PyClassInitializer::from(urn).add_subclass($class))
                 }
 
                 /// The namespace this class requires (lower case).

@@ -17,14 +17,6 @@ use std::borrow::Cow;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-/// Records what the running interpreter allows (called once, when the module loads).
-pub fn init(py: Python<'_>) {
-    #[cfg(urnkit_utf8_by_ffi)]
-    by_ffi::init(py);
-    #[cfg(not(urnkit_utf8_by_ffi))]
-    let _ = py;
-}
-
 /// The UTF-8 text of `text`: borrowed where the interpreter allows it (see the module's doc), a
 /// copy otherwise. A `str` with a lone surrogate has no UTF-8 form: `UnicodeEncodeError`, as
 /// Python's `str.encode()` raises.
@@ -45,12 +37,8 @@ mod by_ffi {
     use pyo3::prelude::*;
     use pyo3::types::PyString;
 
-    /// Whether the running interpreter is 3.10 or newer.
+    /// Whether the running interpreter is 3.10 or newer (asked on the first call).
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
-
-    pub(super) fn init(py: Python<'_>) {
-        let _ = AVAILABLE.set(py.version_info() >= (3, 10));
-    }
 
     // Declared here because PyO3 declares it only for builds whose minimum is 3.10. Every
     // CPython since 3.3 exports it (3.10 made it stable ABI), so the module also loads on 3.9,
@@ -64,7 +52,7 @@ mod by_ffi {
 
     /// The UTF-8 buffer CPython keeps with `text`; `None` on 3.9.
     pub(super) fn borrowed<'a>(text: &'a Bound<'_, PyString>) -> Option<PyResult<&'a str>> {
-        if !AVAILABLE.get().copied().unwrap_or(false) {
+        if !*AVAILABLE.get_or_init(|| text.py().version_info() >= (3, 10)) {
             return None;
         }
         let mut size: pyo3::ffi::Py_ssize_t = 0;
