@@ -76,8 +76,9 @@ enum Command {
         Exit status: 0 when every input is valid, 1 when any is not.")]
     Check(Inputs),
     /// Print the SQL that makes a database deduplicate equivalent URNs (PostgreSQL: domains and
-    /// key functions; MariaDB: routines; SQLite: what to register), with the table pattern as
-    /// a commented example, or with --table one keyed table.
+    /// key functions, then the table pattern as a commented example; MariaDB: routines, then
+    /// the insert-or-get and lookup statements as comments; SQLite: what to register, as
+    /// comments, then a table named items), or with --table one keyed table.
     #[command(after_help = "Examples:\n  \
         $ urn sql --dialect postgres | psql -v ON_ERROR_STOP=1 \"$DATABASE_URL\"\n  \
         $ urn sql --dialect postgres | PGOPTIONS='-c search_path=urn' psql -v ON_ERROR_STOP=1 \"$DATABASE_URL\"\n  \

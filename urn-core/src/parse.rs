@@ -8,15 +8,15 @@ use crate::key_rules::KeyRules;
 use crate::namespaces::{self, KnownNamespace};
 
 /// The longest input [`Urn::parse`](crate::Urn::parse) accepts by default: 64 KiB (65,536
-/// bytes, the limit `http::Uri` uses).
+/// bytes, about the 65,534 `http::Uri` allows).
 ///
 /// RFC 8141 sets no limit beyond the 32-character NID. This cap is the workspace's one length
-/// policy: the parser, serde, the JSON Schemas (`maxLength`) and both SQL dialects (the
-/// PostgreSQL `urn_length` constraint, the SQLite `urn_length` guard) accept the same
-/// 65,536 bytes, and every URN up to it can be stored, deduplicated and found. A longer input
-/// is an [`ErrorKind::TooLong`] error, never truncated. Choose another cap (smaller for an
-/// API, or [`ParseOptions::unlimited`]) with [`ParseOptions::max_len`]; the `urn` CLI has no
-/// cap unless given `--max-len`.
+/// policy: the parser, serde, the JSON Schemas (`maxLength`) and the SQL of all three
+/// databases (PostgreSQL's `urn_syntax` constraint, MariaDB's key expression, SQLite's key
+/// function and `urn_length` guard) accept the same 65,536 bytes, and every URN up to it can
+/// be stored, deduplicated and found. A longer input is an [`ErrorKind::TooLong`] error, never
+/// truncated. Choose another cap (smaller for an API, or [`ParseOptions::unlimited`]) with
+/// [`ParseOptions::with_max_len`]; the `urn` CLI has no cap unless given `--max-len`.
 ///
 /// ```
 /// use urn_core::{DEFAULT_MAX_LEN, ErrorKind, ParseOptions, Urn};

@@ -37,6 +37,24 @@ DECLARE
 BEGIN
   PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
   adopt_schema_oid := (SELECT oid FROM pg_namespace WHERE nspname = adopt_schema);
+  -- The schema must be the creating role's or a superuser's (the database's owner counts for a
+  -- schema of pg_database_owner, as public is since PostgreSQL 15): its owner can drop
+  -- anything in it, and dropping the key functions with CASCADE drops every keyed table's
+  -- generated key and unique index.
+  IF NOT EXISTS (
+    SELECT FROM pg_namespace n
+    JOIN pg_roles o ON o.oid = CASE WHEN (SELECT r.rolname FROM pg_roles r WHERE r.oid = n.nspowner)
+                                         = 'pg_database_owner'
+                               THEN (SELECT d.datdba FROM pg_database d
+                                     WHERE d.datname = current_database())
+                               ELSE n.nspowner END
+    WHERE n.oid = adopt_schema_oid AND (o.rolsuper OR o.rolname = current_user)) THEN
+    RAISE EXCEPTION 'urn_pg: not creating the extension in schema %: its owner % is neither %, the role creating it, nor a superuser',
+      adopt_schema, (SELECT n.nspowner::regrole FROM pg_namespace n WHERE n.oid = adopt_schema_oid), current_user
+      USING ERRCODE = 'insufficient_privilege',
+            HINT = 'Create it in a schema the creating role owns: that schema''s owner could '
+                   'drop the key functions, and with CASCADE every keyed table''s index.';
+  END IF;
   FOR adopt_obj IN
     SELECT 'type ' || t.oid::regtype::text AS what, t.typowner AS owner,
            t.typtype = 'd' AND t.typbasetype = 'text'::regtype::oid AS fits

@@ -35,10 +35,11 @@ impl std::str::FromStr for Dialect {
 }
 
 impl Dialect {
-    /// What `urn sql --dialect …` prints: the install script (PostgreSQL: the domains and
-    /// functions in one transaction, for `psql -v ON_ERROR_STOP=1`; MariaDB: the routines,
-    /// in the `mariadb` tool's form; SQLite: nothing to install, and why) and the table
-    /// pattern as a comment.
+    /// What `urn sql --dialect …` prints. PostgreSQL: the domains and functions in one
+    /// transaction, for `psql -v ON_ERROR_STOP=1`, then the table pattern as a comment;
+    /// MariaDB: the routines in the `mariadb` tool's form, then the insert-or-get and lookup
+    /// statements as comments; SQLite: nothing to install, and why (as comments), then the
+    /// `CREATE TABLE` of a table named `items`.
     ///
     /// ```
     /// use urn_sql::Dialect;

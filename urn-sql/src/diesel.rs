@@ -158,6 +158,10 @@ macro_rules! backend {
                     .optional()
             }
 
+            async fn execute(&mut self, sql: &str) -> QueryResult<()> {
+                self.0.batch_execute(sql)
+            }
+
             async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> QueryResult<StoredUrn> {
                 ::diesel::sql_query(sql)
                     .bind::<Text, _>(key)
@@ -195,7 +199,7 @@ macro_rules! backend {
                 C: Connection<Backend = Self> + LoadConnection,
             {
                 let plan = crate::$module::plan(table);
-                protocol::run_blocking($conn(conn).find(&plan.find, &urn.key()))
+                protocol::run_blocking(protocol::find(&mut $conn(conn), &plan, urn))
             }
         }
     };

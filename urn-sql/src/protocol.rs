@@ -52,6 +52,10 @@ pub(crate) struct Plan {
     /// inserted, for a client that cannot read an insert's rows (diesel on MariaDB); `None`
     /// where no client needs them.
     pub(crate) insert_then_read: Option<(String, String)>,
+    /// A statement (no parameters, no rows) to run before the others, which fails when what
+    /// they name is not to be trusted (PostgreSQL, for a table whose schemas were not named);
+    /// `None`: nothing to check.
+    pub(crate) check: Option<String>,
 }
 
 /// How an insert reports that the key is stored already.
@@ -112,6 +116,9 @@ pub(crate) trait Client {
         key: &UrnKey<'_>,
     ) -> impl Future<Output = Result<Option<StoredUrn>, Self::Error>>;
 
+    /// Runs `sql`, which binds nothing and returns no rows (the plan's `check`).
+    fn execute(&mut self, sql: &str) -> impl Future<Output = Result<(), Self::Error>>;
+
     /// [`Client::find`] for the last try: no row is the client's own "no rows" error (sqlx's
     /// `RowNotFound`, diesel's `NotFound`, …).
     fn find_one(
@@ -124,12 +131,14 @@ pub(crate) trait Client {
 /// Inserts `urn` unless an equivalent URN is stored, and returns the stored row either way:
 /// the insert; on a conflict, the lookup by key; if the conflicting row is gone by then, the
 /// insert again, [`ATTEMPTS`] times in all, the last lookup's "no rows" being the client's
-/// error. `inserted` is true only in the row an insert returned as its own.
+/// error. `inserted` is true only in the row an insert returned as its own. The plan's
+/// `check`, if any, runs first.
 pub(crate) async fn insert_or_get<C: Client>(
     client: &mut C,
     plan: &Plan,
     urn: &Urn,
 ) -> Result<StoredUrn, C::Error> {
+    check(client, plan).await?;
     let key = urn.key();
     let mut attempt = 1;
     loop {
@@ -145,6 +154,25 @@ pub(crate) async fn insert_or_get<C: Client>(
             return Ok(row);
         }
         attempt += 1;
+    }
+}
+
+/// The row holding `urn` in any equivalent spelling (the plan's `find`, with its `check`
+/// first).
+pub(crate) async fn find<C: Client>(
+    client: &mut C,
+    plan: &Plan,
+    urn: &Urn,
+) -> Result<Option<StoredUrn>, C::Error> {
+    check(client, plan).await?;
+    client.find(&plan.find, &urn.key()).await
+}
+
+/// Runs the plan's `check`, if it has one.
+async fn check<C: Client>(client: &mut C, plan: &Plan) -> Result<(), C::Error> {
+    match &plan.check {
+        Some(sql) => client.execute(sql).await,
+        None => Ok(()),
     }
 }
 
@@ -201,6 +229,10 @@ mod tests {
             self.calls.push("find");
             Ok(self.finds.remove(0))
         }
+        async fn execute(&mut self, _: &str) -> Result<(), String> {
+            self.calls.push("check");
+            Ok(())
+        }
         async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<StoredUrn, String> {
             self.find(sql, key)
                 .await?
@@ -225,6 +257,7 @@ mod tests {
             lookup: String::new(),
             conflict: Conflict::NoRow,
             insert_then_read: None,
+            check: None,
         }
     }
 

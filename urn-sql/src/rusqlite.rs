@@ -69,7 +69,7 @@ pub fn find(
     urn: &Urn,
 ) -> ::rusqlite::Result<Option<StoredUrn>> {
     let plan = crate::sqlite::plan(table);
-    protocol::run_blocking(Conn(conn).find(&plan.find, &urn.key()))
+    protocol::run_blocking(protocol::find(&mut Conn(conn), &plan, urn))
 }
 
 /// Lists the rows of `table` that a correct `urn_key_v1` would not have written: an invalid
@@ -129,6 +129,10 @@ impl Client for Conn<'_> {
             .prepare_cached(sql)?
             .query_row([key], stored)
             .optional()
+    }
+
+    async fn execute(&mut self, sql: &str) -> ::rusqlite::Result<()> {
+        self.0.execute_batch(sql)
     }
 
     async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> ::rusqlite::Result<StoredUrn> {

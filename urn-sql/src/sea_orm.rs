@@ -91,7 +91,7 @@ pub async fn find<C: ConnectionTrait>(
     urn: &Urn,
 ) -> Result<Option<StoredUrn>, DbErr> {
     let plan = plan(db.get_database_backend(), table)?;
-    Conn(db).find(&plan.find, &urn.key()).await
+    protocol::find(&mut Conn(db), &plan, urn).await
 }
 
 /// One SeaORM connection running the protocol's statements.
@@ -136,6 +136,10 @@ impl<C: ConnectionTrait> Client for Conn<'_, C> {
         let find = Statement::from_sql_and_values(backend, sql, [Value::from(key.as_str())]);
         let row = self.0.query_one_raw(find).await?;
         row.as_ref().map(stored).transpose()
+    }
+
+    async fn execute(&mut self, sql: &str) -> Result<(), DbErr> {
+        self.0.execute_unprepared(sql).await.map(drop)
     }
 
     async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<StoredUrn, DbErr> {

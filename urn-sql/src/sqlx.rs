@@ -166,6 +166,14 @@ macro_rules! database {
                 row.as_ref().map(Self::stored).transpose()
             }
 
+            async fn execute(&mut self, sql: &str) -> Result<(), ::sqlx::Error> {
+                use ::sqlx::Executor;
+                self.0
+                    .execute(::sqlx::raw_sql(AssertSqlSafe(sql)))
+                    .await
+                    .map(drop)
+            }
+
             async fn find_one(
                 &mut self,
                 sql: &str,
@@ -200,7 +208,7 @@ macro_rules! database {
                 urn: &'c Urn,
             ) -> Result<Option<StoredUrn>, ::sqlx::Error> {
                 let plan = crate::$module::plan(table);
-                Conn(conn).find(&plan.find, &urn.key()).await
+                protocol::find(&mut Conn(conn), &plan, urn).await
             }
         }
     };

@@ -23,9 +23,10 @@ impl fmt::Display for IdentifierError {
 
 impl std::error::Error for IdentifierError {}
 
-/// The schema PostgreSQL statements name when a table does not say: for urn-sql's objects
+/// The schema PostgreSQL statements name when the caller does not: for urn-sql's objects
 /// ([`UrnTable::with_urn_schema`]) and for a table given without one. `public` is where the
-/// install puts them for a role whose search_path is PostgreSQL's default.
+/// install puts them for a role whose search_path is PostgreSQL's default; statements that
+/// stand in `public` for a schema not named check its owners first.
 pub(crate) const DEFAULT_SCHEMA: &str = "public";
 
 /// A table with an integer id, a URN column and a unique key column, as urn-sql's table
@@ -34,10 +35,19 @@ pub(crate) const DEFAULT_SCHEMA: &str = "public";
 ///
 /// Names are checked to be plain identifiers and always written double-quoted, so they are
 /// case-sensitive as given. Every PostgreSQL statement urn-sql writes for the table names the
-/// table with its schema (`public` when the name has none), urn-sql's objects with theirs and
-/// PostgreSQL's with `pg_catalog`, so no schema on a session's search_path can put its own
-/// table, function, operator, type or collation in their place. Its `CREATE TABLE` refuses to
-/// run on urn-sql objects another role owns (see [`Dialect::create_table_sql`](crate::Dialect::create_table_sql)).
+/// table with its schema, urn-sql's objects with theirs and PostgreSQL's with `pg_catalog`, so
+/// no schema on a session's search_path can put its own table, function, operator, type or
+/// collation in their place. Its `CREATE TABLE` refuses to run on urn-sql objects another role
+/// owns (see [`Dialect::create_table_sql`](crate::Dialect::create_table_sql)).
+///
+/// Name both schemas for PostgreSQL: the table's in its name (`app.items`) and urn-sql's with
+/// [`with_urn_schema`](UrnTable::with_urn_schema). Where one is not named, the statements take
+/// `public` for it and nothing is found by default: the helpers' insert-or-get and lookup
+/// first run a check, as the DDL does, that urn-sql's objects there and the table are owned by
+/// a superuser, the current role or their schema's owner, and fail with SQLSTATE 42501 naming
+/// each one that is not (a co-tenant's `public.items` or `public.urn_key_index` would
+/// otherwise get the rows or run as the writer). The check is one more statement per call;
+/// naming both schemas skips it.
 ///
 /// ```
 /// use urn_sql::{Dialect, UrnTable};
@@ -64,12 +74,14 @@ pub struct UrnTable {
     partitions: u32,
     /// The quoted schema of urn-sql's PostgreSQL objects.
     urn_schema: String,
+    /// Whether the caller named that schema ([`UrnTable::with_urn_schema`]).
+    urn_schema_given: bool,
 }
 
 impl UrnTable {
     /// The table `name` (optionally `schema.table`; PostgreSQL statements name a table without
-    /// a schema in `public`, SQLite's and MariaDB's leave it to the connection's database)
-    /// with columns `id`, `urn` and `urn_key`.
+    /// a schema in `public`, after the check above, SQLite's and MariaDB's leave it to the
+    /// connection's database) with columns `id`, `urn` and `urn_key`.
     pub fn new(name: &str) -> Result<Self, IdentifierError> {
         Self::with_columns(name, "id", "urn", "urn_key")
     }
@@ -97,16 +109,18 @@ impl UrnTable {
             key_index: None,
             partitions: 0,
             urn_schema: quote(DEFAULT_SCHEMA)?,
+            urn_schema_given: false,
         })
     }
 
     /// The schema that holds urn-sql's PostgreSQL domains and functions (the portable install
-    /// or `CREATE EXTENSION urn_pg`), when it is not `public`: the statements for this table
-    /// name them there (`"urn".urn_key_index(…)`), and the table's `CREATE TABLE` checks that
-    /// they are there. It does not move the table: name its schema in [`UrnTable::new`].
-    /// SQLite and MariaDB have no such schema.
+    /// or `CREATE EXTENSION urn_pg`): the statements for this table name them there
+    /// (`"urn".urn_key_index(…)`), and the table's `CREATE TABLE` checks that they are there.
+    /// Not named, it is `public`, checked before each use (see [`UrnTable`]). It does not move
+    /// the table: name its schema in [`UrnTable::new`]. SQLite and MariaDB have no such schema.
     pub fn with_urn_schema(mut self, schema: &str) -> Result<Self, IdentifierError> {
         self.urn_schema = quote(schema)?;
+        self.urn_schema_given = true;
         Ok(self)
     }
 
@@ -151,6 +165,12 @@ impl UrnTable {
         &self.urn_schema
     }
 
+    /// Whether the caller named both the table's schema and urn-sql's (PostgreSQL): otherwise
+    /// `public` stands in for what was not named, and the statements check its owners first.
+    pub(crate) fn schemas_given(&self) -> bool {
+        !self.schema.is_empty() && self.urn_schema_given
+    }
+
     /// The quoted name of the unique index (PostgreSQL) or constraint (MariaDB) on the key:
     /// `<table>_<key>_unique`.
     pub(crate) fn unique_index_name(&self) -> String {
@@ -184,7 +204,7 @@ impl UrnTable {
     }
 
     /// The quoted schema of the table and its dot, `"public".` when the name has none.
-    fn postgres_schema(&self) -> String {
+    pub(crate) fn postgres_schema(&self) -> String {
         if self.schema.is_empty() {
             format!("\"{DEFAULT_SCHEMA}\".")
         } else {
@@ -205,6 +225,12 @@ impl UrnTable {
     /// The quoted name of the column holding the key's SHA-256 (MariaDB): `<key>_sha256`.
     pub(crate) fn key_digest_column(&self) -> String {
         quote_truncated(&format!("{}_sha256", self.bare_key()))
+    }
+
+    /// The quoted name of the column holding the URN's own SHA-256 (MariaDB): `<urn>_sha256`,
+    /// generated with the key, so the table can tell a key computed from another URN.
+    pub(crate) fn urn_digest_column(&self) -> String {
+        quote_truncated(&format!("{}_sha256", self.urn.trim_matches('"')))
     }
 
     /// The quoted id column.

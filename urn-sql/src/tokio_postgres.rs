@@ -57,7 +57,7 @@ pub async fn find<C: GenericClient>(
     urn: &Urn,
 ) -> Result<Option<StoredUrn>, Error> {
     let plan = crate::postgres::plan(table);
-    Conn(client).find(&plan.find, &urn.key()).await
+    protocol::find(&mut Conn(client), &plan, urn).await
 }
 
 /// One client running the protocol's statements.
@@ -87,6 +87,10 @@ impl<C: GenericClient> Client for Conn<'_, C> {
     async fn find(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<Option<StoredUrn>, Error> {
         let row = self.0.query_opt(sql, &[key]).await?;
         row.as_ref().map(stored).transpose()
+    }
+
+    async fn execute(&mut self, sql: &str) -> Result<(), Error> {
+        self.0.batch_execute(sql).await
     }
 
     async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<StoredUrn, Error> {

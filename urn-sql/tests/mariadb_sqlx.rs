@@ -78,10 +78,15 @@ impl Db {
     /// A new user with all privileges on the test's database (`'<name>'@'%'`), and its
     /// connect options. Drop it with [`Db::drop_user`].
     async fn user(&self, what: &str) -> (String, MySqlConnectOptions) {
+        self.user_with(what, "ALL PRIVILEGES").await
+    }
+
+    /// A new user with `privileges` on the test's database, and its connect options.
+    async fn user_with(&self, what: &str, privileges: &str) -> (String, MySqlConnectOptions) {
         let user = support::schema_name(what);
         self.server
             .execute(AssertSqlSafe(format!(
-                "CREATE USER '{user}'@'%'; GRANT ALL PRIVILEGES ON {}.* TO '{user}'@'%'",
+                "CREATE USER '{user}'@'%'; GRANT {privileges} ON {}.* TO '{user}'@'%'",
                 self.name
             )))
             .await
@@ -797,6 +802,14 @@ async fn a_table_is_never_left_without_its_triggers() {
     .await
     .unwrap();
     assert_eq!(tables, 0);
+    let building: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM information_schema.TABLES WHERE table_schema = DATABASE() \
+         AND table_name = 'urn_sql_new_made'",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(building, 0, "the failed build left its table");
     db.server
         .execute(AssertSqlSafe(format!(
             "GRANT TRIGGER ON {}.* TO '{user}'@'%'",
@@ -1020,9 +1033,10 @@ async fn ddl_sessions_and_other_users_leave_no_table_without_its_rules() {
         .unwrap_err();
     assert!(failure(&err).1.starts_with("invalid URN"), "{err}");
 
-    // A user that may neither make triggers nor drop tables: the DDL fails, and the table's
-    // name holds nothing; what it built under another name stays, and nothing writes to it.
-    // (Before, the table was left without its triggers.)
+    // A user that may neither make triggers nor drop tables: the DDL fails before it builds
+    // anything, naming the privilege, and leaves no table under either name. (Before, the
+    // table was left without its triggers; then, a table under the building name, and the
+    // message was about DROP where TRIGGER was missing.)
     let (limited, options) = db.user("urn_limited").await;
     db.server
         .execute(AssertSqlSafe(format!(
@@ -1037,15 +1051,174 @@ async fn ddl_sessions_and_other_users_leave_no_table_without_its_rules() {
         .execute(AssertSqlSafe(Dialect::MariaDb.create_table_sql(&limits)))
         .await
         .unwrap_err();
-    assert!(failure(&err).1.contains("command denied"), "{err}");
+    assert!(failure(&err).1.contains("DROP command denied"), "{err}");
     assert_eq!(
         exists("limits").await,
         0,
         "a table without its triggers was left"
     );
+    assert_eq!(
+        exists("urn_sql_new_limits").await,
+        0,
+        "a building table was left"
+    );
 
     drop((ddl, other, conn));
     db.drop_user(&user).await;
     db.drop_user(&limited).await;
+    db.drop().await;
+}
+
+/// No session can put a row into a keyed table, or into the table it is built as, before its
+/// triggers exist: another user with only INSERT on the database, `check_constraint_checks`
+/// off and a non-strict `sql_mode`, inserting invalid URNs into the building name and the
+/// table's name as fast as it can while the table is made (five times), lands none. (Before,
+/// the table was built without a guard under a predictable name, and such a user landed
+/// keyless rows in every run; the rename carried them into the keyed table.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_session_writes_into_a_table_being_built() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let Some(db) = Db::new("mariadb_build_race").await else {
+        return;
+    };
+    let (user, options) = db.user_with("urn_inserter", "INSERT, SELECT").await;
+    let done = Arc::new(AtomicBool::new(false));
+    let landed = Arc::new(AtomicUsize::new(0));
+    let tries = Arc::new(AtomicUsize::new(0));
+    let poller = {
+        let (done, landed, tries) = (done.clone(), landed.clone(), tries.clone());
+        tokio::spawn(async move {
+            use sqlx::Connection;
+            let mut conn = sqlx::MySqlConnection::connect_with(&options).await.unwrap();
+            conn.execute("SET check_constraint_checks = 0, sql_mode = ''")
+                .await
+                .unwrap();
+            while !done.load(Ordering::Relaxed) {
+                for table in ["urn_sql_new_raced", "raced"] {
+                    let insert = format!("INSERT INTO {table} (urn) VALUES ('not a urn')");
+                    tries.fetch_add(1, Ordering::Relaxed);
+                    if let Ok(done) = conn.execute(AssertSqlSafe(insert)).await {
+                        landed.fetch_add(
+                            usize::try_from(done.rows_affected()).unwrap(),
+                            Ordering::Relaxed,
+                        );
+                    }
+                }
+            }
+        })
+    };
+    let table = UrnTable::new("raced").unwrap();
+    for _ in 0..5 {
+        db.pool
+            .execute(AssertSqlSafe(Dialect::MariaDb.create_table_sql(&table)))
+            .await
+            .unwrap();
+        assert_eq!(bad_rows(&db, "raced").await, [], "a row without its rules");
+        db.pool.execute("DROP TABLE raced").await.unwrap();
+    }
+    done.store(true, Ordering::Relaxed);
+    poller.await.unwrap();
+    assert!(
+        tries.load(Ordering::Relaxed) > 10,
+        "the other session never tried"
+    );
+    assert_eq!(
+        landed.load(Ordering::Relaxed),
+        0,
+        "rows landed while the table was built"
+    );
+    db.drop_user(&user).await;
+    db.drop().await;
+}
+
+/// No stale key on any write path, with another trigger on the table: MariaDB computes the
+/// generated key of a multi-table UPDATE (a join with itself or another table, or a subquery
+/// on the table) before the BEFORE UPDATE triggers run and not after, so an application's
+/// trigger that rewrites the URN (`LOWER`) would leave the old spelling's key, and a hostile
+/// one an invalid URN with a valid key. Such an update is refused (whether or not the session
+/// checks constraints); a single-table UPDATE and every INSERT path are keyed after the
+/// triggers, and go through. (Before, one URN was stored twice, and the invalid one kept its
+/// key.)
+#[tokio::test]
+async fn no_stale_key_through_a_multi_table_update() {
+    let Some(db) = Db::new("mariadb_stale_key").await else {
+        return;
+    };
+    db.keyed_table("rewritten").await;
+    db.pool
+        .execute("CREATE TABLE other (id BIGINT PRIMARY KEY); INSERT INTO other VALUES (1), (2)")
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO rewritten (urn) VALUES ('urn:example:one'), ('urn:example:two')")
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    db.pool
+        .execute(
+            "CREATE TRIGGER rewritten_lower BEFORE UPDATE ON rewritten FOR EACH ROW \
+             SET NEW.urn = LOWER(NEW.urn)",
+        )
+        .await
+        .unwrap();
+    let multi_table = [
+        "UPDATE rewritten a JOIN rewritten b ON a.id = b.id SET a.urn = 'URN:EXAMPLE:ONE-A' WHERE a.id = 1",
+        "UPDATE rewritten, other SET rewritten.urn = 'URN:EXAMPLE:ONE-B' WHERE rewritten.id = other.id AND other.id = 1",
+        "UPDATE other JOIN rewritten ON rewritten.id = other.id SET rewritten.urn = 'URN:EXAMPLE:ONE-B' WHERE other.id = 1",
+        "UPDATE rewritten SET urn = 'URN:EXAMPLE:ONE-C' WHERE id IN (SELECT id FROM rewritten WHERE id = 1)",
+    ];
+    let mut conn = db.pool.acquire().await.unwrap();
+    let mut refused = 0;
+    for checks in ["1", "0"] {
+        conn.execute(AssertSqlSafe(format!(
+            "SET check_constraint_checks = {checks}"
+        )))
+        .await
+        .unwrap();
+        for statement in multi_table {
+            // Either refused, or keyed after the triggers (MariaDB computes the key again for
+            // some plans of a multi-table UPDATE).
+            let result = conn.execute(AssertSqlSafe(statement)).await;
+            assert_eq!(bad_rows(&db, "rewritten").await, [], "after {statement}");
+            if let Err(err) = result {
+                assert!(
+                    failure(&err).1.contains("multi-table UPDATE"),
+                    "{statement}: {err}"
+                );
+                refused += 1;
+            }
+        }
+    }
+    assert!(refused >= 2, "no multi-table UPDATE was stale");
+    // The single-table UPDATE is keyed after the triggers, and goes through.
+    conn.execute("UPDATE rewritten SET urn = 'URN:EXAMPLE:ONE-D' WHERE id = 1")
+        .await
+        .unwrap();
+    assert_eq!(bad_rows(&db, "rewritten").await, []);
+    let key: String = sqlx::query_scalar("SELECT urn_key FROM rewritten WHERE id = 1")
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+    assert_eq!(key, "urn:example:one-d");
+    // A hostile trigger after urn-sql's writes an invalid URN: never stored with a key.
+    db.pool
+        .execute(
+            "CREATE TRIGGER rewritten_hostile BEFORE UPDATE ON rewritten FOR EACH ROW \
+             FOLLOWS rewritten_lower SET NEW.urn = 'not a urn'",
+        )
+        .await
+        .unwrap();
+    for checks in ["1", "0"] {
+        conn.execute(AssertSqlSafe(format!(
+            "SET check_constraint_checks = {checks}"
+        )))
+        .await
+        .unwrap();
+        for statement in multi_table {
+            let _ = conn.execute(AssertSqlSafe(statement)).await;
+            assert_eq!(bad_rows(&db, "rewritten").await, [], "after {statement}");
+        }
+    }
+    drop(conn);
     db.drop().await;
 }

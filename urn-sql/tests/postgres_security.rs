@@ -21,7 +21,7 @@ use sqlx::postgres::{PgConnectOptions, PgConnection, PgPoolOptions};
 use sqlx::{AssertSqlSafe, Connection, Executor, PgPool};
 use support::Backend;
 use urn_sql::sqlx::{find, insert_or_get};
-use urn_sql::{Dialect, Urn, UrnTable};
+use urn_sql::{Dialect, StoredUrn, Urn, UrnTable};
 
 /// urn_pg's install script: its SQL-bodied objects are held to the same rules.
 const URN_PG_SQL: &str = include_str!("../../urn-pg/sql/urn_pg.sql");
@@ -1366,6 +1366,128 @@ async fn tables_refuse_urn_objects_of_another_role() {
         .execute(AssertSqlSafe(Dialect::Postgres.create_table_sql(&table)))
         .await
         .unwrap();
+    drop(admin);
+    db.drop().await;
+}
+
+/// Where the caller names no schema, nothing is found by default: the statements of a table
+/// given without its schema, or without urn-sql's (`with_urn_schema`), take `public` for it and
+/// check first, as the DDL does, that what they name there is owned by a superuser, the
+/// current role or the schema's owner. An application that installed urn-sql into `urn_sql`
+/// and made its table as `app.items`, but whose writer names `items`, or leaves urn-sql's
+/// schema out, gets SQLSTATE 42501 naming the co-tenant's objects, and neither writes into the
+/// co-tenant's `public.items` nor runs its `public.urn_key_index`. (Before, both went through:
+/// the row went to the co-tenant's table, and its functions ran as the writer.) And the
+/// install refuses a schema that neither the installing role nor a superuser owns.
+#[tokio::test]
+async fn unnamed_schemas_are_checked_before_use() {
+    let Some(mut db) = Scratch::new("unnamed_schema").await else {
+        return;
+    };
+    let co_tenant = db.role("urn_co_tenant", true).await;
+    let writer = db.role("urn_writer", false).await;
+    let mut admin = db.admin().await;
+    admin.execute(PLANTED_CALLS).await.unwrap();
+    admin
+        .execute(AssertSqlSafe(format!(
+            "CREATE SCHEMA urn_sql; GRANT USAGE ON SCHEMA urn_sql TO {writer}; \
+             CREATE SCHEMA app; GRANT USAGE ON SCHEMA app TO {writer}"
+        )))
+        .await
+        .unwrap();
+    install_into_urn_sql(&mut admin).await;
+    let named = UrnTable::new("app.items")
+        .and_then(|t| t.with_urn_schema("urn_sql"))
+        .unwrap();
+    make_tables(&mut admin, &[("app.items", &named)], &writer).await;
+    let mut conn = db.as_role(&co_tenant).await;
+    conn.execute(CO_TENANT_PLANTS).await.unwrap();
+    conn.execute(
+        "CREATE TABLE public.items (id bigint GENERATED ALWAYS AS IDENTITY, urn public.urn, \
+           urn_key text DEFAULT 'urn:planted:x'); \
+         CREATE UNIQUE INDEX ON public.items ((public.urn_key_index(urn_key))); \
+         GRANT ALL ON public.items TO PUBLIC",
+    )
+    .await
+    .unwrap();
+    drop(conn);
+
+    let mut conn = db.as_role(&writer).await;
+    let urn: Urn = "urn:example:private".parse().unwrap();
+    let no_table_schema = UrnTable::new("items")
+        .and_then(|t| t.with_urn_schema("urn_sql"))
+        .unwrap();
+    let no_urn_schema = UrnTable::new("app.items").unwrap();
+    for (what, table, object) in [
+        (
+            "the table's schema",
+            &no_table_schema,
+            "\"public\".\"items\"",
+        ),
+        (
+            "urn-sql's schema",
+            &no_urn_schema,
+            "\"public\".urn_key_index(pg_catalog.text)",
+        ),
+    ] {
+        for err in [
+            insert_or_get(&mut conn, table, &urn).await.unwrap_err(),
+            find(&mut conn, table, &urn).await.unwrap_err(),
+        ] {
+            let (code, message) = pg_failure(&err);
+            assert_eq!(code, "42501", "without {what}: {message}");
+            assert!(
+                message.contains(&format!("{object} (owner {co_tenant})")),
+                "without {what}: {message}"
+            );
+        }
+    }
+    let (planted, lured): (i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM audit.planted_calls), (SELECT count(*) FROM public.items)",
+    )
+    .fetch_one(&mut admin)
+    .await
+    .unwrap();
+    assert_eq!(
+        (planted, lured),
+        (0, 0),
+        "the co-tenant's code ran or got a row"
+    );
+    // Named, nothing is checked, and the row goes where it belongs.
+    let stored = insert_or_get(&mut conn, &named, &urn).await.unwrap();
+    assert!(stored.inserted);
+    assert_eq!(
+        find(&mut conn, &named, &urn).await.unwrap(),
+        Some(StoredUrn {
+            inserted: false,
+            ..stored
+        })
+    );
+    drop(conn);
+
+    // The install refuses a schema of the co-tenant's, even for a superuser.
+    admin
+        .execute(AssertSqlSafe(format!(
+            "CREATE SCHEMA theirs AUTHORIZATION {co_tenant}"
+        )))
+        .await
+        .unwrap();
+    let err = match support::backend() {
+        Backend::Portable => {
+            admin.execute("SET search_path = theirs").await.unwrap();
+            run_up(&mut admin).await.unwrap_err()
+        }
+        Backend::UrnPg => admin
+            .execute("CREATE EXTENSION urn_pg SCHEMA theirs")
+            .await
+            .unwrap_err(),
+    };
+    let (code, message) = pg_failure(&err);
+    assert_eq!(code, "42501", "{message}");
+    assert!(
+        message.contains(&format!("its owner {co_tenant} is neither")),
+        "{message}"
+    );
     drop(admin);
     db.drop().await;
 }

@@ -1,5 +1,5 @@
 //! Other programs: the `sqlite3` shell with and without the `urn-sqlite-ext` loadable extension,
-//! on a table made by `urn_sql::sqlite::table_sql`. With the extension it writes the same keys as
+//! on a table made by `Dialect::Sqlite.create_table_sql`. With the extension it writes the same keys as
 //! `Urn::key()` and refuses invalid URNs with the parser's message; without it, it can read the
 //! table but not write it. Needs the `sqlite3` shell and the built extension (`.ci/run` builds
 //! it: `cargo build --release --manifest-path urn-sqlite-ext/Cargo.toml`); skipped without them,

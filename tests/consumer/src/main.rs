@@ -1,5 +1,5 @@
-//! Does each job of the workspace README's "Which crate, which features, for which job" table
-//! with the packaged crates, and checks the result. Exits non-zero at the first wrong one.
+//! Does each job the READMEs show (the workspace's and the crates') with the packaged crates,
+//! and checks the result. Exits non-zero at the first wrong one.
 //! PostgreSQL runs when `DATABASE_URL` names a server (under `CI=true` it must).
 
 use std::error::Error;

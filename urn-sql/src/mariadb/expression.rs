@@ -5,9 +5,9 @@
 //! (the body of `urn_check`, `urn_refuse` and the keyed tables' triggers).
 //!
 //! Why an expression: MariaDB refuses a stored function in a generated column (ERROR 1901),
-//! and a routine compiles each regular expression it evaluates again on every call (about
-//! 3 µs for `^urn:`, 28 µs for the URN pattern, measured on 10.11), while a generated column's
-//! expressions are compiled once, when the table is opened. No name in it is looked up: only
+//! and a routine compiles each regular expression it evaluates again on every call (what an
+//! ad-hoc call costs: BENCHMARKS.md, MariaDB), while a generated column's expressions are
+//! compiled once, when the table is opened. No name in it is looked up: only
 //! built-ins, which no user can replace.
 //!
 //! Every regular expression starts with `(?-imsxU)`: `default_regex_flags` (a session
@@ -16,7 +16,8 @@
 //! change its meaning). The comparisons that case could change compare bytes
 //! (`CAST(… AS BINARY)`), so even a column declared with a case-insensitive collation gets
 //! exact keys. The `%XX` pass runs on bytes too: `REGEXP_REPLACE` on utf8mb4 text costs time
-//! quadratic in the length (0.9 s for a 64 KiB key), on a binary string 3.6 ms.
+//! quadratic in the length, on a binary string linear (BENCHMARKS.md, MariaDB;
+//! `long_keys_are_linear`).
 
 use std::fmt::Write;
 

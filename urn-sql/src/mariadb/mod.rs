@@ -6,7 +6,7 @@
 //! Why a generated column written in built-ins: MariaDB refuses a stored function in a
 //! generated column, an indexed virtual column and a CHECK (ERROR 1901), and has no expression
 //! index; and a routine compiles its regular expressions again on every call, which made a
-//! trigger calling `urn_key_v1` ten times as slow as `TEXT UNIQUE`. The key as one expression
+//! trigger calling `urn_key_v1` many times as slow as `TEXT UNIQUE` (BENCHMARKS.md). The key as one expression
 //! of built-in functions ([`key_expression`]) is compiled once per opened table; no client can
 //! write a generated column (ERROR 1906); MariaDB refuses a cascading foreign key on a column a
 //! stored generated column reads (ERROR 1901), so no cascade can leave a key stale. The
@@ -21,16 +21,26 @@
 //!   non-strict `sql_mode`, `LOAD DATA` with `\N`).
 //!
 //! The table and its triggers are made by one compound statement: it builds the table under
-//! another name (`urn_sql_new_<table>`), makes the triggers on it, and only then renames it
-//! (`RENAME TABLE` keeps the triggers), so the table's name never holds a table without them,
-//! whatever fails on the way (no TRIGGER privilege, a trigger name another user took, a lock
-//! another session holds, an interrupt). On a failure it drops what it built (with
-//! `foreign_key_checks` off, so another user's foreign key cannot keep it; if even that drop
-//! fails, `urn_sql_new_<table>` is left for you to drop, and nothing writes to it), so the DDL
-//! can be run again. It refuses a name a temporary table of the session holds (the probe needs
-//! the CREATE TEMPORARY TABLES privilege, which ALL grants), and it parses the table and the
-//! triggers under [`SQL_MODE`] (`EXECUTE IMMEDIATE`), so the session's `sql_mode` changes no
-//! key.
+//! another name (`urn_sql_new_<table>`), partitioned so that it can hold no row (LIST on the
+//! id, whose only value is NULL: no session setting lets a row into no partition), makes the
+//! triggers on it, then adds the key's UNIQUE and removes the partitioning in one `ALTER
+//! TABLE`, and only then renames it (`RENAME TABLE` keeps the triggers). So no session, whatever
+//! its grants and settings (`check_constraint_checks = 0` included), can put a row without its
+//! key or its rules into the table or into what it is built as, and the table's name never
+//! holds a table without them, whatever fails on the way (no TRIGGER privilege, a trigger name
+//! another user took, a lock another session holds, an interrupt). It first drops any
+//! `urn_sql_new_<table>` (which proves the DROP privilege a failed build needs, and clears
+//! what an interrupted one left); on a failure it drops what it built (with
+//! `foreign_key_checks` off) and raises the error that stopped it, even if that drop fails
+//! too (what is left then holds no row). It refuses a name a temporary table of the session
+//! holds (the probe needs the CREATE TEMPORARY TABLES privilege, which ALL grants), and it
+//! parses the table, the triggers and the `ALTER` under [`SQL_MODE`] (`EXECUTE IMMEDIATE`),
+//! so the session's `sql_mode` changes no key.
+//!
+//! MariaDB computes the stored generated columns of a multi-table `UPDATE` before the `BEFORE
+//! UPDATE` triggers and not again after them; an `AFTER UPDATE` trigger refuses the row when
+//! another trigger changed the URN there (the URN's own SHA-256 is generated with the key, and
+//! compared with the URN as stored).
 //!
 //! A message raised by SIGNAL is utf8mb3 in MariaDB 10.11: a character above U+FFFF that the
 //! parser names appears there as `\u{…}` (`urn_check` returns it as itself).
@@ -44,7 +54,7 @@
 //!
 //! MySQL 8 is not covered: it has no `BEGIN NOT ATOMIC`, no `SET STATEMENT … FOR`, no
 //! `INSERT … RETURNING` and no `nopad_bin` collations, and it cannot be installed where this
-//! crate is tested. The urn-sql README says what a MySQL install would change.
+//! crate is tested. urn-sql's docs/mariadb.md says why.
 
 mod expression;
 
@@ -120,23 +130,61 @@ fn trigger(table: &UrnTable, on: &str, event: &str) -> String {
     )
 }
 
+/// The AFTER UPDATE trigger of a keyed table (made on the table named `on`): it refuses a row
+/// stored without a key or with a key computed from another URN than the one stored. MariaDB
+/// computes the stored generated columns of some multi-table `UPDATE`s (`UPDATE t JOIN t …`,
+/// `UPDATE t … WHERE id IN (SELECT … FROM t)`) before the `BEFORE UPDATE` triggers run and not
+/// again after them, so a trigger that rewrites the URN there would leave the old URN's key.
+/// The URN's own SHA-256, generated with the key, tells: the trigger compares it with the URN
+/// as stored. A trigger, not a CHECK: no session setting turns it off, so a NULL key that
+/// another trigger caused after urn-sql's is refused here even with `check_constraint_checks`
+/// off.
+fn after_update_trigger(table: &UrnTable, on: &str) -> String {
+    let (name, urn, key, witness) = (
+        backtick(on),
+        backtick(table.urn_column()),
+        backtick(table.key_column()),
+        backtick(&table.urn_digest_column()),
+    );
+    let column = table.urn_column().trim_matches('"');
+    format!(
+        "CREATE TRIGGER {} AFTER UPDATE ON {name} FOR EACH ROW\n\
+         IF NEW.{key} IS NULL THEN\n  \
+         SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'urn-sql: a trigger after urn-sql''s wrote a \
+         value of ''{column}'' that is not a URN';\n\
+         ELSEIF NOT NEW.{witness} <=> UNHEX(SHA2(NEW.{urn}, 256)) THEN\n  \
+         SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'urn-sql: the key of ''{column}'' was computed \
+         before a trigger changed it (MariaDB does not compute it again in a multi-table UPDATE): \
+         update this table alone';\n\
+         END IF",
+        backtick(&table.key_constraint_name("updated")),
+    )
+}
+
 /// The statement that makes the keyed table for `table`, all with [`SQL_MODE`]: an
 /// auto-increment id; the URN; its key, a STORED column generated by [`key_expression`]; the
 /// key's SHA-256 (generated, UNIQUE: equal keys collide at any length, and lookups by key use
-/// it); a CHECK that the key is not NULL; and the `BEFORE INSERT` and `BEFORE UPDATE` triggers
-/// that refuse an invalid or NULL URN with the parser's message. One compound statement that
-/// builds the table and its triggers under another name and then renames it (see the module
-/// docs), refuses the name of a temporary table of the session, and parses everything under
+/// it); the URN's SHA-256 (generated with the key, so a trigger can tell a key computed from
+/// another URN); a CHECK that the key is not NULL; the `BEFORE INSERT` and `BEFORE UPDATE`
+/// triggers that refuse an invalid or NULL URN with the parser's message, and the `AFTER
+/// UPDATE` trigger that refuses a stale or missing key ([`after_update_trigger`]).
+///
+/// One compound statement (see the module docs): it checks that its user may drop what it
+/// builds (so that a failed build can leave nothing), builds the table under another name,
+/// partitioned so that it can hold no row until its triggers exist, makes the triggers, then
+/// adds the key's UNIQUE and removes the partitioning in one `ALTER TABLE`, and renames it. It
+/// refuses the name of a temporary table of the session, and parses everything under
 /// [`SQL_MODE`], whatever the session's; [`client_sql`] turns it into the `mariadb` tool's
 /// form.
 pub(crate) fn create_table(table: &UrnTable) -> String {
     let building_name = table.building_name();
     let (name, building) = (backtick(table.qualified_name()), backtick(&building_name));
-    let (id, urn, key, digest) = (
+    let (id, urn, key, digest, witness) = (
         backtick(table.id_column()),
         backtick(table.urn_column()),
         backtick(table.key_column()),
         backtick(&table.key_digest_column()),
+        backtick(&table.urn_digest_column()),
     );
     let literal = |sql: &str| {
         let quoted = sql.replace('\'', "''").replace('\n', "\n    ");
@@ -145,40 +193,58 @@ pub(crate) fn create_table(table: &UrnTable) -> String {
     // The CREATE TABLE is a literal too: MariaDB parses a generated column's expression under
     // the session's sql_mode when it makes the table and keeps it as parsed (EMPTY_STRING_IS_NULL
     // would turn its '' into NULL), while EXECUTE IMMEDIATE parses its text under SQL_MODE.
+    // Partitioned by LIST on the id with NULL as its only value, the table holds no row while
+    // it has no triggers: the id is never NULL, and no setting (check_constraint_checks = 0,
+    // IGNORE, sql_mode) lets a row into no partition. A UNIQUE key of a partitioned table must
+    // hold the id, so the key's comes with the ALTER that removes the partitioning.
     let create = format!(
         "CREATE TABLE {building} (\n  \
          {id} BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,\n  \
          {urn} LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,\n  \
          {key} MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin AS ({}) STORED,\n  \
          {digest} BINARY(32) AS (UNHEX(SHA2({key}, 256))) STORED,\n  \
-         CONSTRAINT {} UNIQUE ({digest}),\n  \
+         {witness} BINARY(32) AS (UNHEX(SHA2({urn}, 256))) STORED,\n  \
          CONSTRAINT {} CHECK ({key} IS NOT NULL)\n\
-         )",
+         ) PARTITION BY LIST ({id}) (PARTITION urn_sql_building VALUES IN (NULL))",
         expression::key(&urn, "    "),
-        backtick(&table.unique_index_name()),
         backtick(&table.key_constraint_name("valid")),
     );
+    let finish = format!(
+        "ALTER TABLE {building} ADD CONSTRAINT {} UNIQUE ({digest}) REMOVE PARTITIONING",
+        backtick(&table.unique_index_name()),
+    );
+    let under_mode = |sql: &str| {
+        format!(
+            "  SET STATEMENT sql_mode = '{SQL_MODE}' FOR EXECUTE IMMEDIATE\n    {};\n",
+            literal(sql)
+        )
+    };
     format!(
         "BEGIN NOT ATOMIC\n  \
          DECLARE created BOOLEAN DEFAULT FALSE;\n  \
          DECLARE EXIT HANDLER FOR SQLEXCEPTION\n  \
          BEGIN\n    \
          IF created THEN\n      \
-         SET STATEMENT foreign_key_checks = 0 FOR DROP TABLE {building};\n    \
+         BEGIN\n        \
+         DECLARE CONTINUE HANDLER FOR SQLEXCEPTION BEGIN END;\n        \
+         SET STATEMENT foreign_key_checks = 0 FOR DROP TABLE {building};\n      \
+         END;\n    \
          END IF;\n    \
          RESIGNAL;\n  \
          END;\n  \
          CREATE TEMPORARY TABLE {name} (probe INT);\n  \
          DROP TEMPORARY TABLE {name};\n  \
-         SET STATEMENT sql_mode = '{SQL_MODE}' FOR EXECUTE IMMEDIATE\n    {};\n  \
-         SET created = TRUE;\n  \
-         SET STATEMENT sql_mode = '{SQL_MODE}' FOR EXECUTE IMMEDIATE\n    {};\n  \
-         SET STATEMENT sql_mode = '{SQL_MODE}' FOR EXECUTE IMMEDIATE\n    {};\n  \
+         DROP TABLE IF EXISTS {building};\n\
+         {}  \
+         SET created = TRUE;\n\
+         {}{}{}{}  \
          RENAME TABLE {building} TO {name};\n\
          END;\n",
-        literal(&create),
-        literal(&trigger(table, &building_name, "INSERT")),
-        literal(&trigger(table, &building_name, "UPDATE")),
+        under_mode(&create),
+        under_mode(&trigger(table, &building_name, "INSERT")),
+        under_mode(&trigger(table, &building_name, "UPDATE")),
+        under_mode(&after_update_trigger(table, &building_name)),
+        under_mode(&finish),
     )
 }
 
@@ -207,6 +273,7 @@ pub(crate) fn plan(table: &UrnTable) -> Plan {
             index: table.unique_index_name().trim_matches('"').to_owned(),
         },
         insert_then_read: Some((insert_sql(table), last_inserted_sql(table))),
+        check: None,
     }
 }
 

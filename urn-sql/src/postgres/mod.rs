@@ -100,17 +100,59 @@ pub(crate) fn create_table(table: &UrnTable) -> String {
 /// urn-sql was installed elsewhere, a co-tenant's `public.urn_key_index` would otherwise be
 /// bound into the table's index and called by every lookup. Every name in it is qualified.
 fn trusted_objects_check(table: &UrnTable) -> String {
+    owner_check(
+        table,
+        false,
+        "urn-sql: not making table %: its statements name %, which are missing or owned by a \
+         role that is not a superuser, the role making the table or the owner of their schema",
+        "Name the schema urn-sql is installed in (UrnTable with_urn_schema in Rust, urn sql \
+         --urn-schema), or make the table as the role that installed it.",
+    )
+}
+
+/// The check a table's insert-or-get and lookup run first when the caller did not name both
+/// the table's schema and urn-sql's ([`UrnTable::schemas_given`]): a `DO` statement that
+/// refuses (SQLSTATE 42501), as the DDL does, urn-sql objects and a table in `public` that are
+/// missing or owned by a role other than a superuser, the role running it, or their schema's
+/// owner. Without it, an application that installed urn-sql into another schema, or whose
+/// table is in another schema, would run a co-tenant's `public.urn_key_index` or write into a
+/// co-tenant's `public.<table>`.
+fn use_check(table: &UrnTable) -> Option<String> {
+    (!table.schemas_given()).then(|| {
+        format!(
+            "DO $urn_sql$\nDECLARE\n  refused pg_catalog.text;\nBEGIN\n{}END\n$urn_sql$",
+            owner_check(
+                table,
+                true,
+                "urn-sql: not using table %: its statements name %, which are missing or owned \
+                 by a role that is not a superuser, the current role or the owner of their \
+                 schema",
+                "The table's statements name public where no schema was given: name the \
+                 table's schema (UrnTable::new(\"schema.table\")) and urn-sql's \
+                 (with_urn_schema), which also skips this check.",
+            )
+        )
+    })
+}
+
+/// The owner check behind [`trusted_objects_check`] and [`use_check`]: urn-sql's types and
+/// functions where the table's statements name them, and with `with_table` the table itself,
+/// each owned by a superuser, the current role, or the owner of the object's schema (the
+/// database's owner for a schema of `pg_database_owner`), else `RAISE` `message` (with `%`
+/// for the table, the objects and their owners) and `hint`.
+fn owner_check(table: &UrnTable, with_table: bool, message: &str, hint: &str) -> String {
     let s = table.urn_schema();
-    let owner_of = |what: String, catalog: &str, owner: &str, oid: String| {
+    let urn_schema = s.trim_matches('"');
+    let owner_of = |what: String, catalog: &str, owner: &str, oid: String, schema: &str| {
         format!(
             "('{what}', (SELECT c.{owner} FROM pg_catalog.{catalog} AS c \
-             WHERE c.oid OPERATOR(pg_catalog.=) {oid}))"
+             WHERE c.oid OPERATOR(pg_catalog.=) {oid}), '{schema}')"
         )
     };
     let types = ["urn", "urn_key"].map(|name| {
         let what = format!("{s}.{name}");
         let oid = format!("pg_catalog.to_regtype('{what}')");
-        owner_of(what, "pg_type", "typowner", oid)
+        owner_of(what, "pg_type", "typowner", oid, urn_schema)
     });
     // (Before PostgreSQL 16, to_regprocedure raises for an argument type that does not exist:
     // it is asked only when the type does.)
@@ -126,14 +168,29 @@ fn trusted_objects_check(table: &UrnTable) -> String {
             "CASE WHEN pg_catalog.to_regtype('{argument}') IS NOT NULL \
              THEN pg_catalog.to_regprocedure('{what}') END"
         );
-        owner_of(what, "pg_proc", "proowner", oid)
+        owner_of(what, "pg_proc", "proowner", oid, urn_schema)
     });
-    let rows: Vec<String> = types.into_iter().chain(functions).collect();
+    let name = table.postgres_name();
+    let table_row = with_table.then(|| {
+        let schema = table.postgres_schema();
+        owner_of(
+            name.clone(),
+            "pg_class",
+            "relowner",
+            format!("pg_catalog.to_regclass('{name}')"),
+            schema.trim_end_matches('.').trim_matches('"'),
+        )
+    });
+    let rows: Vec<String> = types
+        .into_iter()
+        .chain(functions)
+        .chain(table_row)
+        .collect();
     format!(
         "  SELECT pg_catalog.string_agg(pg_catalog.concat(o.name, CASE WHEN o.owner IS NULL \
          THEN ' (missing)' ELSE pg_catalog.concat(' (owner ', \
          pg_catalog.quote_ident(r.rolname), ')') END), ', ') INTO refused\n  \
-         FROM (VALUES {}) AS o(name, owner)\n  \
+         FROM (VALUES {}) AS o(name, owner, schema)\n  \
          LEFT JOIN pg_catalog.pg_roles AS r ON r.oid OPERATOR(pg_catalog.=) o.owner\n  \
          WHERE o.owner IS NULL OR NOT COALESCE(r.rolsuper \
          OR r.rolname OPERATOR(pg_catalog.=) CURRENT_USER \
@@ -142,16 +199,13 @@ fn trusted_objects_check(table: &UrnTable) -> String {
          WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()) \
          ELSE n.nspowner END FROM pg_catalog.pg_namespace AS n \
          JOIN pg_catalog.pg_roles AS x ON x.oid OPERATOR(pg_catalog.=) n.nspowner \
-         WHERE n.nspname OPERATOR(pg_catalog.=) '{}'), false);\n  \
+         WHERE n.nspname OPERATOR(pg_catalog.=) o.schema), false);\n  \
          IF refused IS NOT NULL THEN\n    \
-         RAISE EXCEPTION 'urn-sql: not making table %: its statements name %, which are missing or owned by a role that is not a superuser, the role making the table or the owner of schema %', \
-         '{}', refused, '{}' USING ERRCODE = '42501', \
-         HINT = 'Name the schema urn-sql is installed in (UrnTable with_urn_schema in Rust, urn sql --urn-schema), or make the table as the role that installed it.';\n  \
+         RAISE EXCEPTION '{message}', '{}', refused USING ERRCODE = '42501', HINT = '{}';\n  \
          END IF;\n",
         rows.join(",\n    "),
-        s.trim_matches('"'),
-        table.postgres_name().replace('\'', "''"),
-        s.trim_matches('"'),
+        name.replace('\'', "''"),
+        hint.replace('\'', "''"),
     )
 }
 
@@ -269,6 +323,7 @@ pub(crate) fn plan(table: &UrnTable) -> Plan {
         find,
         conflict: Conflict::NoRow,
         insert_then_read: None,
+        check: use_check(table),
     }
 }
 

@@ -11,9 +11,9 @@
 //! `register_for_all_connections` (features `sqlx-sqlite`, `diesel-sqlite`, `rusqlite`); the
 //! `sqlite3` shell or any other
 //! program after `.load`ing the `urn-sqlite-ext` extension) writes correct keys, and a client
-//! without it cannot write at all (`no such function: urn_key_v1`) while it can still read
-//! (the column is STORED). Measured: a keyed insert through the function costs about the same
-//! as a `TEXT UNIQUE` insert (see the urn-sql README).
+//! without it cannot write at all (`unknown function: urn_key_v1()`) while it can still read
+//! (the column is STORED). What a keyed insert through the function costs against a `TEXT
+//! UNIQUE` insert: BENCHMARKS.md, SQLite.
 //!
 //! What that guarantees, and against whom: SQLite has no roles, so it holds for the programs
 //! that write the file, each with the function *it* registers. A program that registers a
@@ -48,8 +48,8 @@ use crate::table::{IdentifierError, UrnTable, quote};
 /// valid URN; the exact validator is the key function (or `urn_check`).
 ///
 /// For a column of URNs without a key, in a database whose clients may lack the registered
-/// functions. They are not cheap (measured ~15 us per inserted row, against ~2 us for the whole
-/// `TEXT UNIQUE` insert): where every writer has the functions, `CHECK (urn_check(col) IS NULL)`
+/// functions. They are not cheap (several times a keyed insert: BENCHMARKS.md, SQLite): where
+/// every writer has the functions, `CHECK (urn_check(col) IS NULL)`
 /// is exact and faster, and the keyed table ([`Dialect::create_table_sql`](crate::Dialect::create_table_sql)) needs neither (its generated key
 /// refuses an invalid URN first, with the parser's message).
 ///
@@ -122,6 +122,7 @@ pub(crate) fn plan(table: &UrnTable) -> Plan {
         find,
         conflict: Conflict::NoRow,
         insert_then_read: None,
+        check: None,
     }
 }
 

@@ -95,13 +95,13 @@
 --   SQL-standard function bodies); no superuser. Run it as the role that is to own the
 --   objects (and that owns them already, for an upgrade).
 --
--- Table pattern (see urn_sql::postgres::TABLE_PATTERN):
+-- Table pattern (`urn sql --dialect postgres --table NAME` prints one):
 --   urn     urn  NOT NULL,
 --   urn_key text COLLATE "C" GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL
 --   CREATE UNIQUE INDEX items_urn_key_unique ON items ((urn_key_index(urn_key)) COLLATE "C");
 -- (Tables made with earlier patterns, the key in the database's collation or revision 2's
 -- `urn_key urn_key GENERATED ALWAYS AS (urn_key_v1(urn))`, keep working unchanged;
--- `ALTER TABLE items ALTER COLUMN urn_key TYPE text COLLATE "C"` moves one, see the README.)
+-- `ALTER TABLE items ALTER COLUMN urn_key TYPE text COLLATE "C"` moves one, see urn-sql's docs/postgresql.md.)
 
 -- Serialises concurrent installers.
 SELECT pg_catalog.pg_advisory_xact_lock(8141);
@@ -141,6 +141,25 @@ BEGIN
     RETURN;
   END IF;
   install_schema_oid := (SELECT oid FROM pg_namespace WHERE nspname = install_schema);
+
+  -- The schema must be the installing role's or a superuser's (the database's owner counts for
+  -- a schema of pg_database_owner, as public is since PostgreSQL 15): its owner can drop
+  -- anything in it, and dropping the key functions with CASCADE drops every keyed table's
+  -- generated key and unique index.
+  IF NOT EXISTS (
+    SELECT FROM pg_namespace n
+    JOIN pg_roles o ON o.oid = CASE WHEN (SELECT r.rolname FROM pg_roles r WHERE r.oid = n.nspowner)
+                                         = 'pg_database_owner'
+                               THEN (SELECT d.datdba FROM pg_database d
+                                     WHERE d.datname = current_database())
+                               ELSE n.nspowner END
+    WHERE n.oid = install_schema_oid AND (o.rolsuper OR o.rolname = current_user)) THEN
+    RAISE EXCEPTION 'urn-sql: not installing into schema %: its owner % is neither %, the role running this install, nor a superuser',
+      install_schema, (SELECT n.nspowner::regrole FROM pg_namespace n WHERE n.oid = install_schema_oid), current_user
+      USING ERRCODE = 'insufficient_privilege',
+            HINT = 'Install into a schema the installing role owns: that schema''s owner could '
+                   'drop the key functions, and with CASCADE every keyed table''s index.';
+  END IF;
 
   -- What this install relies on must be its own: in the target schema, a type named urn or
   -- urn_key must be a domain over text, and it and every function of this install's names
