@@ -28,60 +28,13 @@ fn exit(any_bad: bool) -> ExitCode {
     }
 }
 
-/// Why an input is not a URN: the parser's error kind, offset and message, or, when the parser
-/// only saw the symptom, the cause a shell pipeline typically has (a byte order mark from an
-/// editor, an empty line, whitespace around the URN).
+/// Why an input is not a URN: the parser's error kind, offset and message (urn-core names what
+/// a shell pipeline typically adds too: a byte order mark, an empty line, white space around the
+/// URN), or why a line could not be read.
 struct Invalid {
     kind: &'static str,
     offset: usize,
     message: String,
-}
-
-impl Invalid {
-    fn new(kind: &'static str, offset: usize, message: &str) -> Self {
-        Invalid {
-            kind,
-            offset,
-            message: format!("invalid URN: {message}"),
-        }
-    }
-}
-
-/// What lies around a URN that is not part of it; `None` when the parser's own message is the
-/// best one.
-fn diagnose(text: &str) -> Option<Invalid> {
-    if text.starts_with('\u{feff}') {
-        return Some(Invalid::new(
-            "byte_order_mark",
-            0,
-            "the input starts with a UTF-8 byte order mark (U+FEFF, bytes EF BB BF); remove it",
-        ));
-    }
-    if text.trim().is_empty() {
-        let what = if text.is_empty() {
-            "the input is empty"
-        } else {
-            "the input is only whitespace"
-        };
-        return Some(Invalid::new("empty", 0, what));
-    }
-    if text.starts_with(char::is_whitespace) {
-        return Some(Invalid::new(
-            "leading_whitespace",
-            0,
-            "leading whitespace at byte 0 (a URN has none; trim the input)",
-        ));
-    }
-    let trimmed = text.trim_end();
-    if trimmed.len() < text.len() && UrnRef::parse(trimmed).is_ok() {
-        let at = trimmed.len();
-        return Some(Invalid::new(
-            "trailing_whitespace",
-            at,
-            &format!("trailing whitespace at byte {at} (a URN has none; trim the input)"),
-        ));
-    }
-    None
 }
 
 /// Parses one input.
@@ -90,12 +43,10 @@ fn parse<'a>(
     options: &ParseOptions,
 ) -> Result<UrnRef<'a>, Invalid> {
     match text {
-        Ok(text) => UrnRef::parse_with(text, *options).map_err(|e| {
-            diagnose(text).unwrap_or_else(|| Invalid {
-                kind: e.kind().name(),
-                offset: e.offset(),
-                message: e.to_string(),
-            })
+        Ok(text) => UrnRef::parse_with(text, *options).map_err(|e| Invalid {
+            kind: e.kind().name(),
+            offset: e.offset(),
+            message: e.to_string(),
         }),
         Err(u) => Err(Invalid {
             kind: u.kind,

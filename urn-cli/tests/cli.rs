@@ -695,7 +695,7 @@ fn max_len_bounds_the_memory_a_line_can_take() {
 }
 
 /// A byte order mark, an empty line and whitespace around a URN are named as such, not as
-/// "expected 'urn:' at byte 0".
+/// "expected 'urn:' at byte 0": by urn-core's parser, so every engine says the same.
 #[test]
 fn messages_name_a_bom_an_empty_line_and_surrounding_whitespace() {
     let o = urn(
@@ -709,9 +709,9 @@ fn messages_name_a_bom_an_empty_line_and_surrounding_whitespace() {
     assert_eq!(
         lines,
         [
-            "line 1: invalid URN: the input starts with a UTF-8 byte order mark (U+FEFF, bytes EF BB BF); remove it",
-            "line 2: invalid URN: the input is empty",
-            "line 3: invalid URN: the input is only whitespace",
+            "line 1: invalid URN: the input starts with a UTF-8 byte order mark (U+FEFF, bytes EF BB BF) at byte 0; remove it",
+            "line 2: invalid URN: the input is empty or only whitespace (byte 0)",
+            "line 3: invalid URN: the input is empty or only whitespace (byte 0)",
             "line 4: invalid URN: leading whitespace at byte 0 (a URN has none; trim the input)",
             "line 5: invalid URN: trailing whitespace at byte 13 (a URN has none; trim the input)",
             "line 6: invalid URN: ' ' at byte 13 is not allowed in the NSS",

@@ -113,6 +113,16 @@ pub enum ErrorKind {
     KeyHasComponent,
     /// A key was expected, but the text is not in canonical form.
     KeyNotCanonical,
+    /// The input is empty, or white space and nothing else.
+    Empty,
+    /// The input starts with a UTF-8 byte order mark (U+FEFF, bytes EF BB BF), as some editors
+    /// write at the start of a file.
+    ByteOrderMark,
+    /// The input starts with white space (a URN has none).
+    LeadingWhitespace,
+    /// The input is a URN followed by white space ([`ParseError::offset`] is where the white
+    /// space starts).
+    TrailingWhitespace,
 }
 
 impl ErrorKind {
@@ -143,8 +153,176 @@ impl ErrorKind {
             ErrorKind::Delimiter { .. } => "delimiter",
             ErrorKind::KeyHasComponent => "key_has_component",
             ErrorKind::KeyNotCanonical => "key_not_canonical",
+            ErrorKind::Empty => "empty",
+            ErrorKind::ByteOrderMark => "byte_order_mark",
+            ErrorKind::LeadingWhitespace => "leading_whitespace",
+            ErrorKind::TrailingWhitespace => "trailing_whitespace",
         }
     }
+
+    /// The words of this rule's message (what follows `invalid URN: `), as parts: the one
+    /// table that [`ParseError`]'s `Display`, the compile-time messages of
+    /// [`urn!`](crate::urn) and urn-sql's SQL renderings all write from. Unused slots are
+    /// `None`.
+    ///
+    /// ```
+    /// use urn_core::{ErrorKind, MessagePart};
+    /// let parts = ErrorKind::BareQuestionMark.message_parts();
+    /// assert_eq!(parts[0], Some(MessagePart::Text("'?' at byte ")));
+    /// assert_eq!(parts[1], Some(MessagePart::Offset));
+    /// ```
+    #[must_use]
+    pub const fn message_parts(&self) -> [Option<MessagePart>; MESSAGE_PARTS] {
+        use MessagePart::{Char, Component as Part, Num, Offset, Plural, Text};
+        let parts: &[MessagePart] = match *self {
+            ErrorKind::Scheme => &[Text("expected 'urn:' at byte "), Offset],
+            ErrorKind::TooLong { max } => &[
+                Text("longer than the maximum of "),
+                Num(max),
+                Text(" bytes (byte "),
+                Offset,
+                Text(")"),
+            ],
+            ErrorKind::InvalidChar { component, found } => &[
+                Text("'"),
+                Char(found),
+                Text("' at byte "),
+                Offset,
+                Text(" is not allowed in the "),
+                Part(component),
+            ],
+            ErrorKind::InvalidFirstChar { component, found } => &[
+                Text("'"),
+                Char(found),
+                Text("' at byte "),
+                Offset,
+                Text(" cannot start the "),
+                Part(component),
+            ],
+            ErrorKind::PercentEncoding { component } => &[
+                Text("'%' at byte "),
+                Offset,
+                Text(" in the "),
+                Part(component),
+                Text(" must be followed by two hex digits"),
+            ],
+            ErrorKind::PercentNul => &[
+                Text("'%00' at byte "),
+                Offset,
+                Text(" is not allowed by RFC 2141"),
+            ],
+            ErrorKind::NidLength { len, min } => &[
+                Text("NID of "),
+                Num(len),
+                Text(" character"),
+                Plural(len),
+                Text(" at byte "),
+                Offset,
+                Text(": it must have "),
+                Num(min),
+                Text(" to 32"),
+            ],
+            ErrorKind::NidUnterminated => &[
+                Text("the NID must be followed by ':' (byte "),
+                Offset,
+                Text(")"),
+            ],
+            ErrorKind::NidLeadingHyphen => {
+                &[Text("'-' at byte "), Offset, Text(" cannot start the NID")]
+            }
+            ErrorKind::NidTrailingHyphen => {
+                &[Text("'-' at byte "), Offset, Text(" cannot end the NID")]
+            }
+            ErrorKind::NidReserved => &[
+                Text("the NID 'urn' at byte "),
+                Offset,
+                Text(" is reserved by RFC 2141"),
+            ],
+            ErrorKind::EmptyNss => &[Text("the NSS at byte "), Offset, Text(" is empty")],
+            ErrorKind::EmptyComponent { component } => &[
+                Text("the "),
+                Part(component),
+                Text(" at byte "),
+                Offset,
+                Text(" is empty"),
+            ],
+            ErrorKind::BareQuestionMark => &[
+                Text("'?' at byte "),
+                Offset,
+                Text(" must be followed by '+' or '='"),
+            ],
+            ErrorKind::Delimiter { component } => &[
+                Text("byte "),
+                Offset,
+                Text(" would end the "),
+                Part(component),
+                Text(" early: percent-encode the delimiter"),
+            ],
+            ErrorKind::KeyHasComponent => &[
+                Text("a URN key has no r-, q- or f-component, but one starts at byte "),
+                Offset,
+            ],
+            ErrorKind::KeyNotCanonical => &[
+                Text("not a canonical URN key: byte "),
+                Offset,
+                Text(" differs from the key"),
+            ],
+            ErrorKind::Empty => &[
+                Text("the input is empty or only whitespace (byte "),
+                Offset,
+                Text(")"),
+            ],
+            ErrorKind::ByteOrderMark => &[
+                Text(
+                    "the input starts with a UTF-8 byte order mark (U+FEFF, bytes EF BB BF) at byte ",
+                ),
+                Offset,
+                Text("; remove it"),
+            ],
+            ErrorKind::LeadingWhitespace => &[
+                Text("leading whitespace at byte "),
+                Offset,
+                Text(" (a URN has none; trim the input)"),
+            ],
+            ErrorKind::TrailingWhitespace => &[
+                Text("trailing whitespace at byte "),
+                Offset,
+                Text(" (a URN has none; trim the input)"),
+            ],
+        };
+        let mut out = [None; MESSAGE_PARTS];
+        let mut i = 0;
+        while i < parts.len() && i < MESSAGE_PARTS {
+            // Both indices were just checked.
+            #[allow(clippy::indexing_slicing)]
+            {
+                out[i] = Some(parts[i]);
+            }
+            i += 1;
+        }
+        out
+    }
+}
+
+/// How many parts the longest message has ([`ErrorKind::message_parts`]).
+pub const MESSAGE_PARTS: usize = 9;
+
+/// One piece of an error message ([`ErrorKind::message_parts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MessagePart {
+    /// These words.
+    Text(&'static str),
+    /// The error's byte offset, in decimal.
+    Offset,
+    /// This number, in decimal.
+    Num(usize),
+    /// `s` unless the number is 1.
+    Plural(usize),
+    /// The character, as `char::escape_debug` writes it (`' '`, `'\t'`, `'\u{feff}'`).
+    Char(char),
+    /// The component's name ([`Component::name`]).
+    Component(Component),
 }
 
 /// Why a string is not a URN, and the byte offset where it went wrong.
@@ -195,59 +373,17 @@ struct Detail<'a>(&'a ParseError);
 
 impl fmt::Display for Detail<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = self.0.offset;
-        match self.0.kind {
-            ErrorKind::Scheme => write!(f, "expected 'urn:' at byte {at}"),
-            ErrorKind::TooLong { max } => {
-                write!(f, "longer than the maximum of {max} bytes (byte {at})")
-            }
-            ErrorKind::InvalidChar { component, found } => write!(
-                f,
-                "'{}' at byte {at} is not allowed in the {component}",
-                found.escape_debug()
-            ),
-            ErrorKind::InvalidFirstChar { component, found } => write!(
-                f,
-                "'{}' at byte {at} cannot start the {component}",
-                found.escape_debug()
-            ),
-            ErrorKind::PercentEncoding { component } => write!(
-                f,
-                "'%' at byte {at} in the {component} must be followed by two hex digits"
-            ),
-            ErrorKind::PercentNul => write!(f, "'%00' at byte {at} is not allowed by RFC 2141"),
-            ErrorKind::NidLength { len, min } => write!(
-                f,
-                "NID of {len} character{} at byte {at}: it must have {min} to 32",
-                if len == 1 { "" } else { "s" }
-            ),
-            ErrorKind::NidUnterminated => {
-                write!(f, "the NID must be followed by ':' (byte {at})")
-            }
-            ErrorKind::NidLeadingHyphen => write!(f, "'-' at byte {at} cannot start the NID"),
-            ErrorKind::NidTrailingHyphen => write!(f, "'-' at byte {at} cannot end the NID"),
-            ErrorKind::NidReserved => {
-                write!(f, "the NID 'urn' at byte {at} is reserved by RFC 2141")
-            }
-            ErrorKind::EmptyNss => write!(f, "the NSS at byte {at} is empty"),
-            ErrorKind::EmptyComponent { component } => {
-                write!(f, "the {component} at byte {at} is empty")
-            }
-            ErrorKind::BareQuestionMark => {
-                write!(f, "'?' at byte {at} must be followed by '+' or '='")
-            }
-            ErrorKind::Delimiter { component } => write!(
-                f,
-                "byte {at} would end the {component} early: percent-encode the delimiter"
-            ),
-            ErrorKind::KeyHasComponent => write!(
-                f,
-                "a URN key has no r-, q- or f-component, but one starts at byte {at}"
-            ),
-            ErrorKind::KeyNotCanonical => {
-                write!(f, "not a canonical URN key: byte {at} differs from the key")
+        for part in self.0.kind.message_parts().into_iter().flatten() {
+            match part {
+                MessagePart::Text(text) => f.write_str(text)?,
+                MessagePart::Offset => write!(f, "{}", self.0.offset)?,
+                MessagePart::Num(n) => write!(f, "{n}")?,
+                MessagePart::Plural(n) => f.write_str(if n == 1 { "" } else { "s" })?,
+                MessagePart::Char(c) => write!(f, "{}", c.escape_debug())?,
+                MessagePart::Component(c) => f.write_str(c.name())?,
             }
         }
+        Ok(())
     }
 }
 

@@ -79,7 +79,7 @@ mod urn_ref;
 pub struct Readme;
 
 pub use encoding::{DecodeError, DecodeErrorKind, decode_nss, encode_nss};
-pub use error::{Component, ErrorKind, FromStringError, ParseError};
+pub use error::{Component, ErrorKind, FromStringError, MESSAGE_PARTS, MessagePart, ParseError};
 pub use key::UrnKey;
 pub use key_rule::{CheckDigits, DigitForm, Hyphens, KeyRule};
 pub use key_rules::KeyRules;

@@ -245,28 +245,35 @@ impl Offsets {
     }
 }
 
-fn invalid_char(input: &str, at: usize, component: Component) -> ParseError {
-    let found = input
-        .get(at..)
-        .and_then(|rest| rest.chars().next())
-        .unwrap_or(char::REPLACEMENT_CHARACTER);
+/// Returns the error of a `Result` from the enclosing `const fn` (`?` is not `const`).
+macro_rules! tri {
+    ($result:expr) => {
+        match $result {
+            Ok(value) => value,
+            Err(e) => return Err(e),
+        }
+    };
+}
+
+const fn invalid_char(bytes: &[u8], at: usize, component: Component) -> ParseError {
+    let found = chars::char_at(bytes, at);
     ParseError::new(ErrorKind::InvalidChar { component, found }, at)
 }
 
-fn invalid_first(input: &str, at: usize, component: Component) -> ParseError {
-    match invalid_char(input, at, component).kind() {
-        ErrorKind::InvalidChar { found, .. } if found == '/' || found == '?' => {
-            ParseError::new(ErrorKind::InvalidFirstChar { component, found }, at)
-        }
-        _ => invalid_char(input, at, component),
+const fn invalid_first(bytes: &[u8], at: usize, component: Component) -> ParseError {
+    let found = chars::char_at(bytes, at);
+    if found == '/' || found == '?' {
+        ParseError::new(ErrorKind::InvalidFirstChar { component, found }, at)
+    } else {
+        ParseError::new(ErrorKind::InvalidChar { component, found }, at)
     }
 }
 
 /// Checks the `%XX` triplet starting at `at` and returns whether its hex is lowercase.
 #[inline(always)]
-fn percent(bytes: &[u8], at: usize, component: Component) -> Result<bool, ParseError> {
-    match (bytes.get(at + 1), bytes.get(at + 2)) {
-        (Some(&h1), Some(&h2)) if chars::is(h1, HEX) && chars::is(h2, HEX) => {
+const fn percent(bytes: &[u8], at: usize, component: Component) -> Result<bool, ParseError> {
+    match (chars::at(bytes, at + 1), chars::at(bytes, at + 2)) {
+        (Some(h1), Some(h2)) if chars::is(h1, HEX) && chars::is(h2, HEX) => {
             Ok(h1 >= b'a' || h2 >= b'a')
         }
         _ => Err(ParseError::new(
@@ -276,8 +283,11 @@ fn percent(bytes: &[u8], at: usize, component: Component) -> Result<bool, ParseE
     }
 }
 
-/// Parses `input` under `options`.
-pub(crate) fn parse(input: &str, options: ParseOptions) -> Result<Parsed<'_>, ParseError> {
+/// Parses `input` under `options`: the one parser, a `const fn`, so that run-time parsing,
+/// [`UrnRef::from_static`](crate::UrnRef::from_static) and [`urn!`](crate::urn) run the same
+/// code.
+#[inline]
+pub(crate) const fn parse(input: &str, options: ParseOptions) -> Result<Parsed<'_>, ParseError> {
     if input.len() > options.max_len {
         return Err(ParseError::new(
             ErrorKind::TooLong {
@@ -286,19 +296,76 @@ pub(crate) fn parse(input: &str, options: ParseOptions) -> Result<Parsed<'_>, Pa
             options.max_len,
         ));
     }
-    let offsets = match options.syntax {
-        Syntax::Rfc8141 => parse_rfc8141(input),
-        Syntax::Rfc2141 => parse_rfc2141(input),
-    }?;
-    Ok(Parsed {
-        text: input,
-        offsets,
-    })
+    match offsets(input.as_bytes(), options.syntax) {
+        Ok(offsets) => Ok(Parsed {
+            text: input,
+            offsets,
+        }),
+        Err(e) => Err(diagnose(input.as_bytes(), e, options.syntax)),
+    }
+}
+
+/// The grammar of `syntax` over `bytes`.
+#[inline(always)]
+const fn offsets(bytes: &[u8], syntax: Syntax) -> Result<Offsets, ParseError> {
+    match syntax {
+        Syntax::Rfc8141 => parse_rfc8141(bytes),
+        Syntax::Rfc2141 => parse_rfc2141(bytes),
+    }
+}
+
+/// The rule a user broke when the grammar refused `bytes` with `error`: what lies around a URN
+/// rather than in it (a byte order mark from an editor, an empty or blank line, white space
+/// around the URN), or else `error` itself. Only refused inputs get here, and only an error at
+/// byte 0 or at a white space character looks further.
+#[cold]
+const fn diagnose(bytes: &[u8], error: ParseError, syntax: Syntax) -> ParseError {
+    match error.kind() {
+        ErrorKind::Scheme if error.offset() == 0 => {
+            if let Some(&[0xEF, 0xBB, 0xBF]) = bytes.first_chunk::<3>() {
+                ParseError::new(ErrorKind::ByteOrderMark, 0)
+            } else if trailing_space(bytes, 0) == 0 {
+                ParseError::new(ErrorKind::Empty, 0)
+            } else if chars::is_whitespace(chars::char_at(bytes, 0)) {
+                ParseError::new(ErrorKind::LeadingWhitespace, 0)
+            } else {
+                error
+            }
+        }
+        ErrorKind::InvalidChar { found, .. } | ErrorKind::InvalidFirstChar { found, .. }
+            if chars::is_whitespace(found) =>
+        {
+            let at = error.offset();
+            match bytes.split_at_checked(at) {
+                Some((urn, _))
+                    if trailing_space(bytes, at) == at && offsets(urn, syntax).is_ok() =>
+                {
+                    ParseError::new(ErrorKind::TrailingWhitespace, at)
+                }
+                _ => error,
+            }
+        }
+        _ => error,
+    }
+}
+
+/// Where the white space that ends `bytes` starts, reading from byte `from` (a character
+/// boundary): `from` when everything after it is white space.
+const fn trailing_space(bytes: &[u8], from: usize) -> usize {
+    let (mut i, mut end) = (from, from);
+    while let Some(lead) = chars::at(bytes, i) {
+        let len = chars::utf8_len(lead);
+        if !chars::is_whitespace(chars::char_at(bytes, i)) {
+            end = i + len;
+        }
+        i += len;
+    }
+    end
 }
 
 /// Matches `urn:` in any case; returns whether it was written in lower case.
 #[inline(always)]
-fn scheme(bytes: &[u8]) -> Result<bool, ParseError> {
+const fn scheme(bytes: &[u8]) -> Result<bool, ParseError> {
     if let Some(&[u, r, n, colon]) = bytes.first_chunk::<4>()
         && u | 0x20 == b'u'
         && r | 0x20 == b'r'
@@ -308,22 +375,23 @@ fn scheme(bytes: &[u8]) -> Result<bool, ParseError> {
         return Ok(u == b'u' && r == b'r' && n == b'n');
     }
     let expected = b"urn:";
-    let at = bytes
-        .iter()
-        .zip(expected)
-        .position(|(&b, &e)| b.to_ascii_lowercase() != e)
-        .unwrap_or(bytes.len().min(4));
+    let mut at = 0;
+    while at < 4 {
+        match (chars::at(bytes, at), chars::at(expected, at)) {
+            (Some(b), Some(e)) if b.to_ascii_lowercase() == e => at += 1,
+            _ => break,
+        }
+    }
     Err(ParseError::new(ErrorKind::Scheme, at))
 }
 
 /// Scans the NID starting at byte 4; returns the index of its closing `:` and whether it
 /// holds an upper-case letter.
 #[inline(always)]
-fn nid(input: &str, min: usize, trailing_hyphen: bool) -> Result<(usize, bool), ParseError> {
-    let bytes = input.as_bytes();
+const fn nid(bytes: &[u8], min: usize, trailing_hyphen: bool) -> Result<(usize, bool), ParseError> {
     let mut i = 4;
     let mut all = KEEP_LOWER;
-    while let Some(&b) = bytes.get(i) {
+    while let Some(b) = chars::at(bytes, i) {
         let class = chars::class(b);
         if class & NID == 0 {
             break;
@@ -334,61 +402,60 @@ fn nid(input: &str, min: usize, trailing_hyphen: bool) -> Result<(usize, bool), 
     if i - 4 > 32 {
         return Err(ParseError::new(ErrorKind::NidLength { len: i - 4, min }, 4));
     }
-    match bytes.get(i) {
+    match chars::at(bytes, i) {
         Some(b':') => {}
         None => return Err(ParseError::new(ErrorKind::NidUnterminated, i)),
-        Some(_) => return Err(invalid_char(input, i, Component::Nid)),
+        Some(_) => return Err(invalid_char(bytes, i, Component::Nid)),
     }
     let len = i - 4;
-    if bytes.get(4) == Some(&b'-') {
+    if matches!(chars::at(bytes, 4), Some(b'-')) {
         return Err(ParseError::new(ErrorKind::NidLeadingHyphen, 4));
     }
     if len < min {
         return Err(ParseError::new(ErrorKind::NidLength { len, min }, 4));
     }
-    if !trailing_hyphen && bytes.get(i - 1) == Some(&b'-') {
+    if !trailing_hyphen && matches!(chars::at(bytes, i - 1), Some(b'-')) {
         return Err(ParseError::new(ErrorKind::NidTrailingHyphen, i - 1));
     }
     Ok((i, all == 0))
 }
 
-fn parse_rfc8141(input: &str) -> Result<Offsets, ParseError> {
-    let bytes = input.as_bytes();
-    let scheme_lower = scheme(bytes)?;
-    let (nid_end, nid_upper) = nid(input, 2, false)?;
+const fn parse_rfc8141(bytes: &[u8]) -> Result<Offsets, ParseError> {
+    let scheme_lower = tri!(scheme(bytes));
+    let (nid_end, nid_upper) = tri!(nid(bytes, 2, false));
     let rule = rule_of(bytes, nid_end);
 
     // NSS: PLAIN or %XX first, then PLAIN, %XX or '/', up to '?', '#' or the end.
     let nss_start = nid_end + 1;
-    match bytes.get(nss_start) {
+    match chars::at(bytes, nss_start) {
         None | Some(b'?') | Some(b'#') => {
             return Err(ParseError::new(ErrorKind::EmptyNss, nss_start));
         }
-        Some(&b) if b == b'%' || chars::is(b, PLAIN) => {}
-        Some(_) => return Err(invalid_first(input, nss_start, Component::Nss)),
+        Some(b) if b == b'%' || chars::is(b, PLAIN) => {}
+        Some(_) => return Err(invalid_first(bytes, nss_start, Component::Nss)),
     }
     let mut i = nss_start;
     let mut lower_hex = false;
     let mut has_percent = false;
     loop {
         i = chars::skip(bytes, i, NSS);
-        match bytes.get(i) {
+        match chars::at(bytes, i) {
             Some(b'%') => {
-                lower_hex |= percent(bytes, i, Component::Nss)?;
+                lower_hex |= tri!(percent(bytes, i, Component::Nss));
                 has_percent = true;
                 i += 3;
             }
             None | Some(b'?') | Some(b'#') => break,
-            Some(_) => return Err(invalid_char(input, i, Component::Nss)),
+            Some(_) => return Err(invalid_char(bytes, i, Component::Nss)),
         }
     }
     let nss_end = i;
 
     // r-component: "?+" then up to "?=", '#' or the end.
-    if bytes.get(i) == Some(&b'?') {
-        match bytes.get(i + 1) {
+    if matches!(chars::at(bytes, i), Some(b'?')) {
+        match chars::at(bytes, i + 1) {
             Some(b'+') => {
-                i = component(input, i + 2, Component::RComponent)?;
+                i = tri!(component(bytes, i + 2, Component::RComponent));
             }
             Some(b'=') => {}
             _ => return Err(ParseError::new(ErrorKind::BareQuestionMark, i)),
@@ -398,27 +465,26 @@ fn parse_rfc8141(input: &str) -> Result<Offsets, ParseError> {
 
     // q-component: "?=" then up to '#' or the end. After an r-component, a '?' here is
     // always followed by '='.
-    if bytes.get(i) == Some(&b'?') {
-        i = component(input, i + 2, Component::QComponent)?;
+    if matches!(chars::at(bytes, i), Some(b'?')) {
+        i = tri!(component(bytes, i + 2, Component::QComponent));
     }
     let q_end = i;
 
     // f-component: '#' then anything of PLAIN, %XX, '/', '?' (possibly nothing).
-    if bytes.get(i) == Some(&b'#') {
+    if matches!(chars::at(bytes, i), Some(b'#')) {
         i += 1;
         loop {
             i = chars::skip(bytes, i, QF);
-            match bytes.get(i) {
+            match chars::at(bytes, i) {
                 Some(b'%') => {
-                    percent(bytes, i, Component::FComponent)?;
+                    tri!(percent(bytes, i, Component::FComponent));
                     i += 3;
                 }
                 None => break,
-                Some(_) => return Err(invalid_char(input, i, Component::FComponent)),
+                Some(_) => return Err(invalid_char(bytes, i, Component::FComponent)),
             }
         }
     }
-    debug_assert_eq!(i, bytes.len());
 
     let generic = scheme_lower && !nid_upper && !lower_hex;
     Ok(finish(
@@ -433,59 +499,51 @@ fn parse_rfc8141(input: &str) -> Result<Offsets, ParseError> {
 
 /// Scans an r- or q-component whose first byte is at `start`; returns where it ends.
 #[inline(always)]
-fn component(input: &str, start: usize, which: Component) -> Result<usize, ParseError> {
-    let bytes = input.as_bytes();
-    match bytes.get(start) {
-        Some(&b) if b == b'%' || chars::is(b, PLAIN) => {}
+const fn component(bytes: &[u8], start: usize, which: Component) -> Result<usize, ParseError> {
+    let is_r = matches!(which, Component::RComponent);
+    match chars::at(bytes, start) {
+        Some(b) if b == b'%' || chars::is(b, PLAIN) => {}
         None | Some(b'#') => {
             return Err(ParseError::new(
                 ErrorKind::EmptyComponent { component: which },
                 start,
             ));
         }
-        Some(b'?') if which == Component::RComponent && bytes.get(start + 1) == Some(&b'=') => {
+        Some(b'?') if is_r && matches!(chars::at(bytes, start + 1), Some(b'=')) => {
             return Err(ParseError::new(
                 ErrorKind::EmptyComponent { component: which },
                 start,
             ));
         }
-        Some(_) => return Err(invalid_first(input, start, which)),
+        Some(_) => return Err(invalid_first(bytes, start, which)),
     }
     // The r-component may hold '?' but ends at "?="; the q-component ends only at '#'.
-    let mask = if which == Component::RComponent {
-        NSS
-    } else {
-        QF
-    };
+    let mask = if is_r { NSS } else { QF };
     let mut i = start;
     loop {
         i = chars::skip(bytes, i, mask);
-        match bytes.get(i) {
+        match chars::at(bytes, i) {
             Some(b'%') => {
-                percent(bytes, i, which)?;
+                tri!(percent(bytes, i, which));
                 i += 3;
             }
             Some(b'?') => {
-                if bytes.get(i + 1) == Some(&b'=') {
+                if matches!(chars::at(bytes, i + 1), Some(b'=')) {
                     return Ok(i);
                 }
                 i += 1;
             }
             None | Some(b'#') => return Ok(i),
-            Some(_) => return Err(invalid_char(input, i, which)),
+            Some(_) => return Err(invalid_char(bytes, i, which)),
         }
     }
 }
 
-fn parse_rfc2141(input: &str) -> Result<Offsets, ParseError> {
-    let bytes = input.as_bytes();
-    let scheme_lower = scheme(bytes)?;
-    let (nid_end, nid_upper) = nid(input, 1, true)?;
+const fn parse_rfc2141(bytes: &[u8]) -> Result<Offsets, ParseError> {
+    let scheme_lower = tri!(scheme(bytes));
+    let (nid_end, nid_upper) = tri!(nid(bytes, 1, true));
     let rule = rule_of(bytes, nid_end);
-    if input
-        .get(4..nid_end)
-        .is_some_and(|n| n.eq_ignore_ascii_case("urn"))
-    {
+    if chars::slice(bytes, 4, nid_end).eq_ignore_ascii_case(b"urn") {
         return Err(ParseError::new(ErrorKind::NidReserved, 4));
     }
     let nss_start = nid_end + 1;
@@ -497,17 +555,19 @@ fn parse_rfc2141(input: &str) -> Result<Offsets, ParseError> {
     let mut has_percent = false;
     loop {
         i = chars::skip(bytes, i, TRANS_2141);
-        match bytes.get(i) {
+        match chars::at(bytes, i) {
             Some(b'%') => {
-                lower_hex |= percent(bytes, i, Component::Nss)?;
+                lower_hex |= tri!(percent(bytes, i, Component::Nss));
                 has_percent = true;
-                if bytes.get(i + 1..i + 3) == Some(b"00") {
+                if matches!(chars::at(bytes, i + 1), Some(b'0'))
+                    && matches!(chars::at(bytes, i + 2), Some(b'0'))
+                {
                     return Err(ParseError::new(ErrorKind::PercentNul, i));
                 }
                 i += 3;
             }
             None => break,
-            Some(_) => return Err(invalid_char(input, i, Component::Nss)),
+            Some(_) => return Err(invalid_char(bytes, i, Component::Nss)),
         }
     }
     let generic = scheme_lower && !nid_upper && !lower_hex;
@@ -525,7 +585,7 @@ fn parse_rfc2141(input: &str) -> Result<Offsets, ParseError> {
 /// The flags for what the parse saw: the assigned name already generic-normal, lower-case
 /// hex in the NSS, any `%XX` in the NSS.
 #[inline(always)]
-fn seen(generic_verbatim: bool, lower_hex: bool, has_percent: bool) -> u8 {
+const fn seen(generic_verbatim: bool, lower_hex: bool, has_percent: bool) -> u8 {
     let mut flags = 0;
     if generic_verbatim {
         flags |= RFC8141_VERBATIM;
@@ -542,13 +602,13 @@ fn seen(generic_verbatim: bool, lower_hex: bool, has_percent: bool) -> u8 {
 /// The namespace whose equivalence rule applies to the NID ending at `nid_end`. Found as soon
 /// as the NID is known, so the NID's bytes need not stay at hand during the NSS scan.
 #[inline(always)]
-fn rule_of(bytes: &[u8], nid_end: usize) -> Option<KnownNamespace> {
-    namespaces::rule_namespace(bytes.get(4..nid_end).unwrap_or_default())
+const fn rule_of(bytes: &[u8], nid_end: usize) -> Option<KnownNamespace> {
+    namespaces::rule_namespace(chars::slice(bytes, 4, nid_end))
 }
 
 /// Packs the offsets and flags.
 #[inline(always)]
-fn finish(
+const fn finish(
     nid_end: usize,
     rule: Option<KnownNamespace>,
     nss_end: usize,
@@ -578,7 +638,34 @@ mod tests {
 
     #[test]
     fn errors_name_rule_and_byte() {
-        assert_eq!(kind(""), (ErrorKind::Scheme, 0));
+        assert_eq!(kind(""), (ErrorKind::Empty, 0));
+        assert_eq!(kind(" \t"), (ErrorKind::Empty, 0));
+        assert_eq!(kind("\u{feff}urn:ab:x"), (ErrorKind::ByteOrderMark, 0));
+        assert_eq!(kind(" urn:ab:x"), (ErrorKind::LeadingWhitespace, 0));
+        assert_eq!(kind("urn:ab:x \n"), (ErrorKind::TrailingWhitespace, 8));
+        assert_eq!(kind("urn:ab:x\u{3000}"), (ErrorKind::TrailingWhitespace, 8));
+        // Not a URN before the white space: the grammar's own error.
+        assert_eq!(
+            kind("urn:ab:x?+ "),
+            (
+                ErrorKind::InvalidChar {
+                    component: Component::RComponent,
+                    found: ' '
+                },
+                10
+            )
+        );
+        assert_eq!(
+            kind("urn:ab:a b "),
+            (
+                ErrorKind::InvalidChar {
+                    component: Component::Nss,
+                    found: ' '
+                },
+                8
+            )
+        );
+        assert_eq!(kind("x"), (ErrorKind::Scheme, 0));
         assert_eq!(kind("urx:a:b"), (ErrorKind::Scheme, 2));
         assert_eq!(kind("urn"), (ErrorKind::Scheme, 3));
         assert_eq!(kind("urn:ab"), (ErrorKind::NidUnterminated, 6));

@@ -24,6 +24,49 @@
 
 use alloc::string::String;
 
+/// The characters of a pchar other than a `%XX` triplet up to `;` (RFC 3986 unreserved and
+/// sub-delims, `=` apart), for the bracket classes below.
+macro_rules! pchar_head {
+    () => {
+        "A-Za-z0-9._~!$&'()*+,;"
+    };
+}
+
+/// The last characters of a pchar, `:` and `@` (`-` ends every class, so it is literal).
+macro_rules! pchar_tail {
+    () => {
+        ":@"
+    };
+}
+
+/// A pchar other than `%XX`: `[A-Za-z0-9._~!$&'()*+,;=:@-]`.
+macro_rules! pchar {
+    () => {
+        concat!("[", pchar_head!(), "=", pchar_tail!(), "-]")
+    };
+}
+
+/// A pchar other than `%XX`, or `/`: what continues an NSS or an r-component.
+macro_rules! pchar_slash {
+    () => {
+        concat!("[", pchar_head!(), "=", pchar_tail!(), "/-]")
+    };
+}
+
+/// A pchar other than `%XX`, `/` or `?`: what continues a q- or f-component.
+macro_rules! pchar_slash_question {
+    () => {
+        concat!("[", pchar_head!(), "=", pchar_tail!(), "/?-]")
+    };
+}
+
+/// Two hex digits of a `%XX` triplet, any case.
+macro_rules! hex2 {
+    () => {
+        "%[0-9A-Fa-f]{2}"
+    };
+}
+
 /// The text of [`NID`], as a literal for `concat!`.
 macro_rules! nid {
     () => {
@@ -35,11 +78,60 @@ macro_rules! nid {
 macro_rules! nss {
     () => {
         concat!(
-            "([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})",
-            "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*",
+            "(",
+            pchar!(),
+            "|",
+            hex2!(),
+            ")",
+            "(",
+            pchar_slash!(),
+            "|",
+            hex2!(),
+            ")*",
         )
     };
 }
+
+/// A pchar other than a `%XX` triplet, as a bracket class: the one list of those characters,
+/// which the parser's byte table (and every rendering of the grammar) is made from.
+pub const PCHAR: &str = pchar!();
+
+/// [`PCHAR`] or `/`: the characters that continue an NSS or an r-component (with `%XX`).
+pub const PCHAR_SLASH: &str = pchar_slash!();
+
+/// [`PCHAR`], `/` or `?`: the characters that continue a q- or f-component (with `%XX`).
+pub const PCHAR_SLASH_QUESTION: &str = pchar_slash_question!();
+
+/// A hex digit in any case, as a bracket class (the digits of `%XX`).
+pub const HEX_DIGIT: &str = "[0-9A-Fa-f]";
+
+/// A character of a NID, as a bracket class.
+pub const NID_CHAR: &str = "[A-Za-z0-9-]";
+
+/// The white space the parser names around a URN ([`ErrorKind::Empty`],
+/// [`ErrorKind::LeadingWhitespace`], [`ErrorKind::TrailingWhitespace`]): Unicode's
+/// `White_Space` property (what `char::is_whitespace` says), as inclusive ranges, for code in
+/// other languages that must name the same.
+///
+/// [`ErrorKind::Empty`]: crate::ErrorKind::Empty
+/// [`ErrorKind::LeadingWhitespace`]: crate::ErrorKind::LeadingWhitespace
+/// [`ErrorKind::TrailingWhitespace`]: crate::ErrorKind::TrailingWhitespace
+///
+/// ```
+/// assert!(urn_core::patterns::WHITE_SPACE.contains(&('\u{3000}', '\u{3000}')));
+/// ```
+pub const WHITE_SPACE: &[(char, char)] = &[
+    ('\u{9}', '\u{d}'),
+    (' ', ' '),
+    ('\u{85}', '\u{85}'),
+    ('\u{a0}', '\u{a0}'),
+    ('\u{1680}', '\u{1680}'),
+    ('\u{2000}', '\u{200a}'),
+    ('\u{2028}', '\u{2029}'),
+    ('\u{202f}', '\u{202f}'),
+    ('\u{205f}', '\u{205f}'),
+    ('\u{3000}', '\u{3000}'),
+];
 
 /// One NID: 2 to 32 letters, digits and hyphens, a letter or digit at both ends.
 pub const NID: &str = nid!();
@@ -54,12 +146,39 @@ macro_rules! components {
         concat!(
             // ?+r: r-component = pchar *( pchar / "/" / "?" ), ended by the first "?=" (so it
             // cannot contain "?="; a run of '?' is never followed by '=').
-            "(\\?\\+([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})",
-            "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2}|\\?+([A-Za-z0-9._~!$&'()*+,;:@/-]|%[0-9A-Fa-f]{2}))*\\?*)?",
+            "(\\?\\+(",
+            pchar!(),
+            "|",
+            hex2!(),
+            ")",
+            "(",
+            pchar_slash!(),
+            "|",
+            hex2!(),
+            "|\\?+(",
+            "[",
+            pchar_head!(),
+            pchar_tail!(),
+            "/-]",
+            "|",
+            hex2!(),
+            "))*\\?*)?",
             // ?=q: q-component = pchar *( pchar / "/" / "?" ), ended by '#'.
-            "(\\?=([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?",
+            "(\\?=(",
+            pchar!(),
+            "|",
+            hex2!(),
+            ")(",
+            pchar_slash_question!(),
+            "|",
+            hex2!(),
+            ")*)?",
             // #f: f-component = *( pchar / "/" / "?" ), possibly empty.
-            "(#([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?",
+            "(#(",
+            pchar_slash_question!(),
+            "|",
+            hex2!(),
+            ")*)?",
         )
     };
 }
@@ -79,8 +198,12 @@ pub const URN: &str = concat!("^[Uu][Rr][Nn]:", nid!(), ":", nss!(), components!
 /// [`UrnKey::parse`](crate::UrnKey::parse) checks on top.
 pub const URN_KEY: &str = concat!(
     "^urn:[a-z0-9][a-z0-9-]{0,30}[a-z0-9]:",
-    "([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-F]{2})",
-    "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-F]{2})*$",
+    "(",
+    pchar!(),
+    "|%[0-9A-F]{2})",
+    "(",
+    pchar_slash!(),
+    "|%[0-9A-F]{2})*$",
 );
 
 /// The full pattern for URNs of one namespace: `nid` matched in any case, `nss` (an unanchored
@@ -113,6 +236,19 @@ pub fn namespace_urn(nid: &str, nss: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The texts the macros make (the way the other crates and documents read them).
+    #[test]
+    fn the_classes_read_as_written() {
+        assert_eq!(PCHAR, "[A-Za-z0-9._~!$&'()*+,;=:@-]");
+        assert_eq!(
+            NSS,
+            "([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*"
+        );
+        assert!(COMPONENTS.starts_with("(\\?\\+([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})"));
+        assert!(COMPONENTS.contains("|\\?+([A-Za-z0-9._~!$&'()*+,;:@/-]|%[0-9A-Fa-f]{2}))*\\?*)?"));
+        assert!(COMPONENTS.ends_with("(#([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?"));
+    }
 
     #[test]
     fn urn_is_made_of_the_parts() {

@@ -47,9 +47,21 @@ pub struct UrnRef<'a> {
 
 impl<'a> UrnRef<'a> {
     /// Parses `text` as an RFC 8141 URN of at most [`DEFAULT_MAX_LEN`](crate::DEFAULT_MAX_LEN)
-    /// bytes.
-    pub fn parse(text: &'a str) -> Result<Self, ParseError> {
-        Self::parse_with(text, ParseOptions::new())
+    /// bytes. A `const fn`: the one parser, so constants can parse too (and
+    /// [`urn!`](crate::urn) checks literals with it).
+    ///
+    /// ```
+    /// use urn_core::{ErrorKind, ParseError, UrnRef};
+    /// const CHECKED: Result<UrnRef<'static>, ParseError> = UrnRef::parse("urn:example:a?b");
+    /// assert!(matches!(CHECKED, Err(e) if e.kind() == ErrorKind::BareQuestionMark));
+    /// const VALID: bool = UrnRef::parse("urn:example:a").is_ok();
+    /// assert!(VALID);
+    /// ```
+    pub const fn parse(text: &'a str) -> Result<Self, ParseError> {
+        match parse::parse(text, ParseOptions::new()) {
+            Ok(parsed) => Ok(UrnRef { parsed }),
+            Err(e) => Err(e),
+        }
     }
 
     /// Parses `text` with the given options: a [`Syntax`](crate::Syntax), or
@@ -63,25 +75,6 @@ impl<'a> UrnRef<'a> {
     /// ```
     pub fn parse_with(text: &'a str, options: impl Into<ParseOptions>) -> Result<Self, ParseError> {
         parse::parse(text, options.into()).map(|parsed| UrnRef { parsed })
-    }
-
-    /// Parses `text` as an RFC 8141 URN of at most [`DEFAULT_MAX_LEN`](crate::DEFAULT_MAX_LEN)
-    /// bytes in a `const fn`: the same answer as [`UrnRef::parse`] (the same components, key
-    /// and error), usable in constants. At run time prefer `parse`, which is several times
-    /// faster.
-    ///
-    /// ```
-    /// use urn_core::{ErrorKind, ParseError, UrnRef};
-    /// const CHECKED: Result<UrnRef<'static>, ParseError> = UrnRef::parse_const("urn:example:a?b");
-    /// assert!(matches!(CHECKED, Err(e) if e.kind() == ErrorKind::BareQuestionMark));
-    /// const VALID: bool = UrnRef::parse_const("urn:example:a").is_ok();
-    /// assert!(VALID);
-    /// ```
-    pub const fn parse_const(text: &'a str) -> Result<Self, ParseError> {
-        match literal::parse(text) {
-            Ok(offsets) => Ok(UrnRef::from_offsets(text, offsets)),
-            Err(e) => Err(e),
-        }
     }
 
     /// The view of text whose offsets a parse produced.
@@ -265,7 +258,7 @@ impl UrnRef<'static> {
     #[must_use]
     #[track_caller]
     pub const fn from_static(text: &'static str) -> UrnRef<'static> {
-        match UrnRef::parse_const(text) {
+        match UrnRef::parse(text) {
             Ok(urn) => urn,
             Err(e) => literal::refuse_parse(&e),
         }

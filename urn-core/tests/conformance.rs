@@ -8,14 +8,8 @@
     clippy::panic
 )]
 
-use std::hash::{BuildHasher, RandomState};
-
 use serde_json::Value;
-use urn_core::{ErrorKind, KeyRules, Syntax, Urn, UrnKey, UrnRef};
-
-#[allow(unreachable_pub)]
-#[path = "../benches/support/corpus.rs"]
-mod corpus;
+use urn_core::{ErrorKind, Syntax, Urn, UrnKey};
 
 fn lines(name: &str) -> Vec<Value> {
     let path = format!("{}/../testdata/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -276,52 +270,4 @@ fn ietf_params_validation_leaves_every_v1_key_unchanged() {
         assert_eq!(err.offset(), 20, "{invalid}");
         assert_eq!(urn.key().as_str(), invalid);
     }
-}
-
-/// `UrnRef::parse_const`, the `const fn` grammar behind `urn!` and `UrnRef::from_static`, gives
-/// what `UrnRef::parse` gives on every input of the shared vectors and both benchmark corpora:
-/// the same components, keys, equality and hash, or the same error. (Its unit tests compare
-/// the offsets and flags themselves, and the messages.)
-#[test]
-fn the_const_parser_agrees_with_the_parser_everywhere() {
-    fn parts(u: UrnRef<'_>) -> [Option<&str>; 6] {
-        [
-            Some(u.as_str()),
-            Some(u.nid()),
-            Some(u.nss()),
-            u.r_component(),
-            u.q_component(),
-            u.f_component(),
-        ]
-    }
-    let mut inputs = all_inputs();
-    inputs.extend(corpus::mixed(1000));
-    inputs.extend(corpus::long(100));
-    let hasher = RandomState::new();
-    let (mut valid, mut invalid) = (0, 0);
-    for input in &inputs {
-        match (UrnRef::parse_const(input), UrnRef::parse(input)) {
-            (Ok(got), Ok(want)) => {
-                valid += 1;
-                assert_eq!(parts(got), parts(want), "{input}");
-                for rules in [KeyRules::V1, KeyRules::Rfc8141] {
-                    assert_eq!(got.key_with(rules), want.key_with(rules), "{input}");
-                }
-                let key = want.key();
-                let key_urn = UrnRef::parse(key.as_str()).unwrap();
-                assert!(got == want && got == key_urn, "{input}");
-                assert_eq!(got.cmp(&key_urn), std::cmp::Ordering::Equal, "{input}");
-                assert_eq!(hasher.hash_one(got), hasher.hash_one(want), "{input}");
-            }
-            (Err(got), Err(want)) => {
-                invalid += 1;
-                assert_eq!(got, want, "{input}");
-            }
-            (got, want) => panic!("{input}: const {got:?}, parser {want:?}"),
-        }
-    }
-    assert!(
-        valid > 1_500 && invalid > 100,
-        "{valid} valid, {invalid} invalid"
-    );
 }

@@ -16,6 +16,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod dialect;
+mod message;
 mod protocol;
 mod row;
 mod table;

@@ -2,11 +2,10 @@
 //!
 //! A `const fn` cannot call `Display`, but it can panic with a `&str` it has built
 //! (`panic!("{}", text)`), and the compiler prints that text as the error. So the messages are
-//! assembled here, byte by byte, in the very words of the run-time errors' `Display`
-//! ([`ParseError`], [`NsUrnError`](crate::NsUrnError)); the tests compare the two on every
-//! error the vectors and the generators produce.
+//! assembled here, byte by byte, from the message parts the run-time errors' `Display` writes
+//! from ([`ErrorKind::message_parts`](crate::ErrorKind::message_parts)).
 
-use crate::error::{ErrorKind, ParseError};
+use crate::error::{MessagePart, ParseError};
 
 /// Room for the longest message: a prefix, a rule's words, a character escape, a 20-digit
 /// offset, or a namespace's reason (the longest is under 100 bytes). Longer text is cut at a
@@ -145,93 +144,26 @@ impl Message {
         }
     }
 
-    /// Appends the detail of `error`: `ParseError::detail`'s `Display`.
-    pub(super) const fn detail(self, error: &ParseError) -> Self {
-        let at = error.offset();
-        match error.kind() {
-            ErrorKind::Scheme => self.str("expected 'urn:' at byte ").num(at),
-            ErrorKind::TooLong { max } => self
-                .str("longer than the maximum of ")
-                .num(max)
-                .str(" bytes (byte ")
-                .num(at)
-                .str(")"),
-            ErrorKind::InvalidChar { component, found } => self
-                .str("'")
-                .escaped(found)
-                .str("' at byte ")
-                .num(at)
-                .str(" is not allowed in the ")
-                .str(component.name()),
-            ErrorKind::InvalidFirstChar { component, found } => self
-                .str("'")
-                .escaped(found)
-                .str("' at byte ")
-                .num(at)
-                .str(" cannot start the ")
-                .str(component.name()),
-            ErrorKind::PercentEncoding { component } => self
-                .str("'%' at byte ")
-                .num(at)
-                .str(" in the ")
-                .str(component.name())
-                .str(" must be followed by two hex digits"),
-            ErrorKind::PercentNul => self
-                .str("'%00' at byte ")
-                .num(at)
-                .str(" is not allowed by RFC 2141"),
-            ErrorKind::NidLength { len, min } => self
-                .str("NID of ")
-                .num(len)
-                .str(if len == 1 {
-                    " character"
-                } else {
-                    " characters"
-                })
-                .str(" at byte ")
-                .num(at)
-                .str(": it must have ")
-                .num(min)
-                .str(" to 32"),
-            ErrorKind::NidUnterminated => self
-                .str("the NID must be followed by ':' (byte ")
-                .num(at)
-                .str(")"),
-            ErrorKind::NidLeadingHyphen => self
-                .str("'-' at byte ")
-                .num(at)
-                .str(" cannot start the NID"),
-            ErrorKind::NidTrailingHyphen => {
-                self.str("'-' at byte ").num(at).str(" cannot end the NID")
-            }
-            ErrorKind::NidReserved => self
-                .str("the NID 'urn' at byte ")
-                .num(at)
-                .str(" is reserved by RFC 2141"),
-            ErrorKind::EmptyNss => self.str("the NSS at byte ").num(at).str(" is empty"),
-            ErrorKind::EmptyComponent { component } => self
-                .str("the ")
-                .str(component.name())
-                .str(" at byte ")
-                .num(at)
-                .str(" is empty"),
-            ErrorKind::BareQuestionMark => self
-                .str("'?' at byte ")
-                .num(at)
-                .str(" must be followed by '+' or '='"),
-            ErrorKind::Delimiter { component } => self
-                .str("byte ")
-                .num(at)
-                .str(" would end the ")
-                .str(component.name())
-                .str(" early: percent-encode the delimiter"),
-            ErrorKind::KeyHasComponent => self
-                .str("a URN key has no r-, q- or f-component, but one starts at byte ")
-                .num(at),
-            ErrorKind::KeyNotCanonical => self
-                .str("not a canonical URN key: byte ")
-                .num(at)
-                .str(" differs from the key"),
+    /// Appends the detail of `error`: `ParseError::detail`'s `Display`, written from the same
+    /// message parts ([`ErrorKind::message_parts`]).
+    pub(super) const fn detail(mut self, error: &ParseError) -> Self {
+        let parts = error.kind().message_parts();
+        let mut i = 0;
+        while i < parts.len() {
+            // `i < parts.len()`.
+            #[allow(clippy::indexing_slicing)]
+            let part = parts[i];
+            self = match part {
+                Some(MessagePart::Text(text)) => self.str(text),
+                Some(MessagePart::Offset) => self.num(error.offset()),
+                Some(MessagePart::Num(n)) => self.num(n),
+                Some(MessagePart::Plural(n)) => self.str(if n == 1 { "" } else { "s" }),
+                Some(MessagePart::Char(c)) => self.escaped(c),
+                Some(MessagePart::Component(c)) => self.str(c.name()),
+                None => self,
+            };
+            i += 1;
         }
+        self
     }
 }

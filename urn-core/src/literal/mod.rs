@@ -5,8 +5,9 @@
 //!
 //! `urn!("…")` expands to a `const` item whose value is `UrnRef::from_static("…")`, so the
 //! compiler evaluates it while compiling, whether or not the code around it ever runs. The
-//! grammar is a `const fn` ([`grammar`]); when it refuses the literal, the `const fn` builds the
-//! run-time error's message in a byte buffer ([`message`]) and panics with it
+//! parser is a `const fn` (the one parser, [`crate::parse`]); when it refuses the literal, the
+//! `const fn` builds the run-time error's message in a byte buffer ([`message`]), from the same
+//! message parts the run-time `Display` writes, and panics with it
 //! (`panic!("{}", text)`: stable Rust formats a `&str` argument in a constant), and the compiler
 //! reports that panic as the error:
 //!
@@ -18,22 +19,37 @@
 //! parser, since urn-core could not depend on a crate that depends on it), and none could say
 //! more: the message is the one `ParseError`'s `Display` gives at run time.
 //!
-//! The `const fn` grammar is a separate copy of the parser's rules (the parser's fast scans are
-//! not `const`), held to the parser by tests over every vector, the benchmark corpora and
-//! generated inputs, so the parser itself is unchanged and as fast as before.
+//! The typed form `urn!(isbn: "…")` runs the namespace's own validator, a `const fn` too.
 
-mod grammar;
 mod message;
-mod namespaces;
 #[cfg(test)]
 pub(crate) mod tests;
 
+use crate::chars;
 use crate::error::ParseError;
 use crate::namespaces::KnownNamespace;
-use crate::parse::Offsets;
+use crate::parse::{self, Offsets, ParseOptions};
 use message::Message;
 
-pub(crate) use grammar::parse;
+/// Parses `text` as an RFC 8141 URN of at most [`DEFAULT_MAX_LEN`](crate::DEFAULT_MAX_LEN)
+/// bytes: the run-time parser, called in a constant.
+pub(crate) const fn parse(text: &str) -> Result<Offsets, ParseError> {
+    match parse::parse(text, ParseOptions::new()) {
+        Ok(parsed) => Ok(parsed.offsets),
+        Err(e) => Err(e),
+    }
+}
+
+/// `text[start..end]`, or nothing when that is out of range or not on character boundaries.
+const fn str_slice(text: &str, start: usize, end: usize) -> &str {
+    match text.split_at_checked(end) {
+        Some((head, _)) => match head.split_at_checked(start) {
+            Some((_, part)) => part,
+            None => "",
+        },
+        None => "",
+    }
+}
 
 /// Why a typed literal (`urn!(isbn: "…")`) is refused: the run-time [`NsUrnError`]'s cases,
 /// with what a `const fn` can hold.
@@ -64,16 +80,15 @@ pub(crate) const fn parse_in(ns: KnownNamespace, text: &str) -> Result<Offsets, 
     };
     let nid_end = offsets.nid_end as usize;
     let nss_start = nid_end + 1;
-    let bytes = text.as_bytes();
-    let nid = grammar::slice(bytes, 4, nid_end);
-    let nss = grammar::slice(bytes, nss_start, offsets.nss_end as usize);
-    if !grammar::eq_ignore_case(nid, ns.nid().as_bytes()) {
+    let nid = chars::slice(text.as_bytes(), 4, nid_end);
+    let nss = str_slice(text, nss_start, offsets.nss_end as usize);
+    if !nid.eq_ignore_ascii_case(ns.nid().as_bytes()) {
         return Err(Refusal::WrongNamespace {
             expected: ns.nid(),
             nid_end,
         });
     }
-    match namespaces::validate(ns, nss) {
+    match ns.validate(nss) {
         Ok(()) => Ok(offsets),
         Err(fault) => Err(Refusal::InvalidNss {
             nid: ns.nid(),
@@ -91,7 +106,7 @@ const fn namespace_named(name: &str) -> Option<KnownNamespace> {
         // `k < all.len()`.
         #[allow(clippy::indexing_slicing)]
         let ns = all[k];
-        if grammar::eq_ignore_case(name.as_bytes(), ns.nid().as_bytes()) {
+        if name.eq_ignore_ascii_case(ns.nid()) {
             return Some(ns);
         }
         k += 1;
@@ -104,11 +119,7 @@ const fn refusal_message(text: &str, refusal: &Refusal) -> Message {
     match *refusal {
         Refusal::Parse(ref e) => Message::new().str("invalid URN: ").detail(e),
         Refusal::WrongNamespace { expected, nid_end } => {
-            let found = grammar::slice(text.as_bytes(), 4, nid_end);
-            let found = match core::str::from_utf8(found) {
-                Ok(found) => found,
-                Err(_) => "",
-            };
+            let found = str_slice(text, 4, nid_end);
             // A NID is letters, digits and `-`: nothing for `escape_debug` to escape.
             Message::new()
                 .str("expected a URN in namespace \"")

@@ -1,6 +1,7 @@
 //! `urn:ietf:` (RFC 2648, with `params` from RFC 3553).
 
 use super::{Fault, Spec, fault};
+use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::KeyRule;
@@ -10,7 +11,6 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "ietf",
     title: "IETF",
     reference: "RFC 2648, RFC 3553",
-    validate: |nss| validate(nss).map(drop),
     v1_key: Some(key),
     // RFC 2648 forms are case-insensitive as a whole; `params:` names keep their case.
     v1_rule: Some(KeyRule::Lower {
@@ -42,82 +42,109 @@ pub(crate) enum Form {
     Params,
 }
 
-fn validate(nss: &str) -> Result<Form, Fault> {
-    let Some((sub, rest)) = nss.split_once(':') else {
-        return Err(match nss.bytes().position(|b| b == b'%') {
+/// An RFC 2648 form or a `params:` name.
+pub(crate) const fn validate(nss: &str) -> Result<(), Fault> {
+    match form(nss) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// The first index of `b` in `bytes` at or after `from`, if any.
+const fn find(bytes: &[u8], from: usize, b: u8) -> Option<usize> {
+    let mut i = from;
+    while let Some(c) = chars::at(bytes, i) {
+        if c == b {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Which form `nss` has, or where and why it has none.
+const fn form(nss: &str) -> Result<Form, Fault> {
+    let bytes = nss.as_bytes();
+    let Some(colon) = find(bytes, 0, b':') else {
+        return Err(match find(bytes, 0, b'%') {
             Some(at) => fault(at, NO_PERCENT),
             None => fault(nss.len(), "expected ':' after the ietf sub-namespace"),
         });
     };
-    let start = sub.len() + 1;
-    let is = |name: &str| sub.eq_ignore_ascii_case(name);
-    match sub.len() {
-        3 if is("rfc") || is("fyi") || is("std") || is("bcp") => body(
-            rest,
-            start,
-            |b| b.is_ascii_digit(),
-            "expected a document number",
-        ),
-        2 | 3 if is("id") || is("mtg") => body(
-            rest,
-            start,
-            |b| b.is_ascii_alphanumeric() || b == b'-',
-            "expected letters, digits and '-'",
-        ),
-        6 if is("params") => params(rest, start),
-        _ => Err(match sub.bytes().position(|b| b == b'%') {
+    let sub = chars::slice(bytes, 0, colon);
+    let start = colon + 1;
+    let rest = chars::slice(bytes, start, bytes.len());
+    if sub.eq_ignore_ascii_case(b"rfc")
+        || sub.eq_ignore_ascii_case(b"fyi")
+        || sub.eq_ignore_ascii_case(b"std")
+        || sub.eq_ignore_ascii_case(b"bcp")
+    {
+        body(rest, start, false, "expected a document number")
+    } else if sub.eq_ignore_ascii_case(b"id") || sub.eq_ignore_ascii_case(b"mtg") {
+        body(rest, start, true, "expected letters, digits and '-'")
+    } else if sub.eq_ignore_ascii_case(b"params") {
+        params(rest, start)
+    } else {
+        Err(match find(sub, 0, b'%') {
             Some(at) => fault(at, NO_PERCENT),
             None => fault(
                 0,
                 "unknown ietf sub-namespace (rfc, fyi, std, bcp, id, mtg or params)",
             ),
-        }),
+        })
     }
 }
 
-/// Checks the part after `rfc:`, `id:`... (starting at byte `start` of the NSS): every byte
-/// `ok`, at least one.
+/// Checks the part after `rfc:`, `id:`... (starting at byte `start` of the NSS): every byte a
+/// digit, or with `names` a letter, digit or `-`; at least one.
 #[inline]
-fn body(
-    rest: &str,
-    start: usize,
-    ok: impl Fn(u8) -> bool,
-    what: &'static str,
-) -> Result<Form, Fault> {
-    match rest.bytes().position(|b| !ok(b)) {
-        _ if rest.is_empty() => Err(fault(start, what)),
-        Some(at) if rest.as_bytes().get(at) == Some(&b'%') => Err(fault(start + at, NO_PERCENT)),
-        Some(at) => Err(fault(start + at, what)),
-        None => Ok(Form::Rfc2648),
+const fn body(rest: &[u8], start: usize, names: bool, what: &'static str) -> Result<Form, Fault> {
+    if rest.is_empty() {
+        return Err(fault(start, what));
     }
+    let mut at = 0;
+    while let Some(b) = chars::at(rest, at) {
+        let ok = if names {
+            b.is_ascii_alphanumeric() || b == b'-'
+        } else {
+            b.is_ascii_digit()
+        };
+        if !ok {
+            return Err(fault(start + at, if b == b'%' { NO_PERCENT } else { what }));
+        }
+        at += 1;
+    }
+    Ok(Form::Rfc2648)
 }
 
 /// Checks the part after `params:` (starting at byte `start` of the NSS): RFC 3553 section 3
 /// names a registered parameter class, then the class's own names, each `:`-separated part a
 /// name, so no part is empty (`params:dns:` and `params:dns::soa` are not names). One pass;
 /// the first problem in the text is the one reported.
-fn params(rest: &str, start: usize) -> Result<Form, Fault> {
-    let empty = |at: usize, first: bool| {
-        Err(fault(
-            start + at,
+const fn params(rest: &[u8], start: usize) -> Result<Form, Fault> {
+    const fn empty(at: usize, first: bool) -> Fault {
+        fault(
+            at,
             if first {
                 "expected a registry name after 'params:'"
             } else {
                 "expected a name after ':' (RFC 3553)"
             },
-        ))
-    };
+        )
+    }
     let mut part = 0;
-    for (i, &b) in rest.as_bytes().iter().enumerate() {
+    let mut i = 0;
+    while let Some(b) = chars::at(rest, i) {
         match b {
             b'%' => return Err(fault(start + i, NO_PERCENT)),
-            b':' if i == part => return empty(i, part == 0),
+            b':' if i == part => return Err(empty(start + i, part == 0)),
             b':' => part = i + 1,
             _ => {}
         }
+        i += 1;
     }
     if part == rest.len() {
-        return empty(part, part == 0);
+        return Err(empty(start + part, part == 0));
     }
     Ok(Form::Params)
 }
@@ -128,7 +155,7 @@ const NO_PERCENT: &str = "percent-encoding is not allowed in ietf URNs (RFC 2648
 /// keep their case (the generic rule): the registries under them publish exact case.
 #[inline]
 fn key(nss: &str) -> Option<NssKey> {
-    match validate(nss) {
+    match form(nss) {
         Ok(Form::Rfc2648) => Some(NssKey::whole(Fold::Lower)),
         Ok(Form::Params) | Err(_) => None,
     }
@@ -174,26 +201,23 @@ mod tests {
 
     #[test]
     fn forms() {
-        assert_eq!(validate("rfc:2141"), Ok(Form::Rfc2648));
-        assert_eq!(validate("RFC:2141"), Ok(Form::Rfc2648));
-        assert_eq!(validate("id:ietf-urn-ietf-06"), Ok(Form::Rfc2648));
-        assert_eq!(validate("mtg:41-urn"), Ok(Form::Rfc2648));
-        assert_eq!(
-            validate("params:scim:schemas:core:2.0:User"),
-            Ok(Form::Params)
-        );
-        assert_eq!(validate("rfc:21a1").unwrap_err().at, 6);
-        assert_eq!(validate("rfc:").unwrap_err().at, 4);
-        assert_eq!(validate("rfc").unwrap_err().at, 3);
-        assert_eq!(validate("foo:1").unwrap_err().at, 0);
-        assert_eq!(validate("id:a%20b").unwrap_err().at, 4);
+        assert_eq!(form("rfc:2141"), Ok(Form::Rfc2648));
+        assert_eq!(form("RFC:2141"), Ok(Form::Rfc2648));
+        assert_eq!(form("id:ietf-urn-ietf-06"), Ok(Form::Rfc2648));
+        assert_eq!(form("mtg:41-urn"), Ok(Form::Rfc2648));
+        assert_eq!(form("params:scim:schemas:core:2.0:User"), Ok(Form::Params));
+        assert_eq!(form("rfc:21a1").unwrap_err().at, 6);
+        assert_eq!(form("rfc:").unwrap_err().at, 4);
+        assert_eq!(form("rfc").unwrap_err().at, 3);
+        assert_eq!(form("foo:1").unwrap_err().at, 0);
+        assert_eq!(form("id:a%20b").unwrap_err().at, 4);
     }
 
     /// RFC 3553 section 3: a name on both sides of every `:` after `params:`.
     #[test]
     fn params_names_are_never_empty() {
-        assert_eq!(validate("params:dns"), Ok(Form::Params));
-        assert_eq!(validate("params:xml:ns:yang:1"), Ok(Form::Params));
+        assert_eq!(form("params:dns"), Ok(Form::Params));
+        assert_eq!(form("params:xml:ns:yang:1"), Ok(Form::Params));
         for (nss, at) in [
             ("params:", 7),
             ("params::soa", 7),
@@ -207,6 +231,6 @@ mod tests {
             validate("params:dns:").unwrap_err().reason,
             "expected a name after ':' (RFC 3553)"
         );
-        assert_eq!(validate("params:a%3Ab").unwrap_err().reason, NO_PERCENT);
+        assert_eq!(form("params:a%3Ab").unwrap_err().reason, NO_PERCENT);
     }
 }

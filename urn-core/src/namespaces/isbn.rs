@@ -1,6 +1,7 @@
 //! `urn:isbn:` (RFC 3187; the International ISBN Agency's registration template).
 
 use super::{Fault, Spec, fault};
+use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::{CheckDigits, DigitForm, Hyphens, KeyRule};
@@ -10,7 +11,6 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "isbn",
     title: "ISBN",
     reference: "RFC 3187",
-    validate,
     v1_key: Some(key),
     // Hyphens are not significant and `x` is `X`: the key is the 13 or 10 characters.
     v1_rule: Some(KeyRule::CheckDigits(CheckDigits {
@@ -42,8 +42,11 @@ pub(crate) const SPEC: Spec = Spec {
 
 /// ISBN-10 (check character `0-9` or `X`) or ISBN-13 (prefix `978`/`979`), in groups
 /// separated by single hyphens (at most five groups).
-fn validate(nss: &str) -> Result<(), Fault> {
-    scan(nss).map(drop)
+pub(crate) const fn validate(nss: &str) -> Result<(), Fault> {
+    match scan(nss) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// What [`scan`] learns of a valid ISBN.
@@ -57,15 +60,21 @@ struct Scanned {
 /// path that gathers the digits in one tight pass; anything else (an `X`, an error to
 /// explain) takes [`scan_general`]. Both end in [`check`].
 #[inline]
-fn scan(nss: &str) -> Result<Scanned, Fault> {
+const fn scan(nss: &str) -> Result<Scanned, Fault> {
     let mut digits = [0u32; 13];
     let (mut n, mut hyphens, mut prev_hyphen) = (0usize, 0usize, true);
-    for &b in nss.as_bytes() {
+    let mut rest = nss.as_bytes();
+    while let Some((&b, tail)) = rest.split_first() {
+        rest = tail;
         let d = b.wrapping_sub(b'0');
         if d < 10 {
-            match digits.get_mut(n) {
-                Some(slot) => *slot = u32::from(d),
-                None => return scan_general(nss),
+            if n >= 13 {
+                return scan_general(nss);
+            }
+            // Just checked: `n < 13`.
+            #[allow(clippy::indexing_slicing)]
+            {
+                digits[n] = d as u32;
             }
             n += 1;
             prev_hyphen = false;
@@ -79,7 +88,9 @@ fn scan(nss: &str) -> Result<Scanned, Fault> {
     if prev_hyphen || hyphens > 4 {
         return scan_general(nss);
     }
-    check(&digits, n, nss)?;
+    if let Err(e) = check(&digits, n, nss) {
+        return Err(e);
+    }
     Ok(Scanned {
         normal: hyphens == 0,
     })
@@ -87,16 +98,18 @@ fn scan(nss: &str) -> Result<Scanned, Fault> {
 
 /// [`scan`] for every input, explaining what is wrong.
 #[cold]
-fn scan_general(nss: &str) -> Result<Scanned, Fault> {
+const fn scan_general(nss: &str) -> Result<Scanned, Fault> {
     let bytes = nss.as_bytes();
     let mut digits = [0u32; 13];
     let (mut n, mut hyphens, mut prev_hyphen, mut lower_x) = (0usize, 0, true, false);
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut i = 0;
+    while let Some(b) = chars::at(bytes, i) {
         let value = if b.is_ascii_digit() {
-            u32::from(b - b'0')
+            (b - b'0') as u32
         } else if b == b'-' && !prev_hyphen && hyphens < 4 {
             hyphens += 1;
             prev_hyphen = true;
+            i += 1;
             continue;
         } else if (b == b'X' || b == b'x') && n == 9 && i + 1 == bytes.len() {
             lower_x = b == b'x';
@@ -104,17 +117,24 @@ fn scan_general(nss: &str) -> Result<Scanned, Fault> {
         } else {
             return Err(explain(bytes, i, n, prev_hyphen));
         };
-        match digits.get_mut(n) {
-            Some(slot) => *slot = value,
-            None => return Err(fault(i, "an ISBN has 10 or 13 digits")),
+        if n >= 13 {
+            return Err(fault(i, "an ISBN has 10 or 13 digits"));
+        }
+        // Just checked: `n < 13`.
+        #[allow(clippy::indexing_slicing)]
+        {
+            digits[n] = value;
         }
         n += 1;
         prev_hyphen = false;
+        i += 1;
     }
     if prev_hyphen && !nss.is_empty() {
         return Err(fault(nss.len(), "hyphens must stand between digits"));
     }
-    check(&digits, n, nss)?;
+    if let Err(e) = check(&digits, n, nss) {
+        return Err(e);
+    }
     Ok(Scanned {
         normal: hyphens == 0 && !lower_x,
     })
@@ -122,7 +142,7 @@ fn scan_general(nss: &str) -> Result<Scanned, Fault> {
 
 /// The check over the `n` gathered digits of `nss` (`X` = 10): ISBN-10 weights 10 down to 1,
 /// ISBN-13 (after the prefix 978 or 979) weights 1, 3, 1, ….
-fn check(digits: &[u32; 13], n: usize, nss: &str) -> Result<(), Fault> {
+const fn check(digits: &[u32; 13], n: usize, nss: &str) -> Result<(), Fault> {
     let ok = match *digits {
         [a, b, c, d, e, f, g, h, i, j, 0, 0, 0] if n == 10 => {
             (10 * a + 9 * b + 8 * c + 7 * d + 6 * e + 5 * f + 4 * g + 3 * h + 2 * i + j)
@@ -147,8 +167,8 @@ fn check(digits: &[u32; 13], n: usize, nss: &str) -> Result<(), Fault> {
 
 /// Why the byte at `i` cannot continue an ISBN.
 #[cold]
-fn explain(bytes: &[u8], i: usize, n: usize, prev_hyphen: bool) -> Fault {
-    match bytes.get(i) {
+const fn explain(bytes: &[u8], i: usize, n: usize, prev_hyphen: bool) -> Fault {
+    match chars::at(bytes, i) {
         Some(b'-') if prev_hyphen => fault(i, "hyphens must stand between digits"),
         Some(b'-') => fault(i, "an ISBN has at most five hyphen-separated groups"),
         Some(b'X' | b'x') if n <= 13 => {

@@ -1,6 +1,7 @@
 //! `urn:issn:` (RFC 3044; the ISSN International Centre's registration template).
 
 use super::{Fault, Spec, fault};
+use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::{CheckDigits, DigitForm, Hyphens, KeyRule};
@@ -10,7 +11,6 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "issn",
     title: "ISSN",
     reference: "RFC 3044",
-    validate,
     v1_key: Some(key),
     // The hyphen is optional and `x` is `X`: the key is `NNNN-NNNC`.
     v1_rule: Some(KeyRule::CheckDigits(CheckDigits {
@@ -32,27 +32,30 @@ pub(crate) const SPEC: Spec = Spec {
 };
 
 /// `NNNN-NNNC` or `NNNNNNNC`, where `C` is a digit or `X` and the weighted sum checks.
-fn validate(nss: &str) -> Result<(), Fault> {
+pub(crate) const fn validate(nss: &str) -> Result<(), Fault> {
     let bytes = nss.as_bytes();
-    let hyphen = bytes.get(4) == Some(&b'-');
+    let hyphen = matches!(chars::at(bytes, 4), Some(b'-'));
     let len = if hyphen { 9 } else { 8 };
     let mut sum = 0u32;
     let mut weight = 8u32;
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut i = 0;
+    while let Some(b) = chars::at(bytes, i) {
         if i >= len {
             return Err(fault(i, "an ISSN has 8 characters (NNNN-NNNC)"));
         }
         if hyphen && i == 4 {
+            i += 1;
             continue;
         }
         let last = i + 1 == len;
         let value = match b {
-            b'0'..=b'9' => u32::from(b - b'0'),
+            b'0'..=b'9' => (b - b'0') as u32,
             b'X' | b'x' if last => 10,
             _ => return Err(fault(i, "an ISSN is 7 digits and a check digit or 'X'")),
         };
         sum += value * weight;
         weight = weight.saturating_sub(1);
+        i += 1;
     }
     if bytes.len() < len {
         return Err(fault(bytes.len(), "an ISSN has 8 characters (NNNN-NNNC)"));

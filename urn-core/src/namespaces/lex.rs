@@ -1,6 +1,7 @@
 //! `urn:lex:` (RFC 9676): `jurisdiction ":" ...`, case-insensitive as a whole.
 
 use super::{Fault, Spec, fault};
+use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::KeyRule;
@@ -10,7 +11,6 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "lex",
     title: "LEX",
     reference: "RFC 9676",
-    validate,
     v1_key: Some(key),
     // A lex name is case-insensitive as a whole.
     v1_rule: Some(KeyRule::Lower {
@@ -27,16 +27,13 @@ pub(crate) const SPEC: Spec = Spec {
 };
 
 /// A jurisdiction code (a letter, then letters, digits, `-` or `.`), a `:`, and more.
-fn validate(nss: &str) -> Result<(), Fault> {
+pub(crate) const fn validate(nss: &str) -> Result<(), Fault> {
     let bytes = nss.as_bytes();
-    if !bytes.first().is_some_and(u8::is_ascii_alphabetic) {
+    if !matches!(chars::at(bytes, 0), Some(b) if b.is_ascii_alphabetic()) {
         return Err(fault(0, "a lex name starts with a jurisdiction code"));
     }
-    let end = bytes
-        .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b'.'))
-        .unwrap_or(bytes.len());
-    if bytes.get(end) != Some(&b':') {
+    let end = super::name_end(bytes, b"-.");
+    if !matches!(chars::at(bytes, end), Some(b':')) {
         return Err(fault(end, "expected ':' after the jurisdiction code"));
     }
     if end + 1 == bytes.len() {

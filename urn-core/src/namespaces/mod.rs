@@ -50,6 +50,26 @@ pub(crate) const fn fault(at: usize, reason: &'static str) -> Fault {
     Fault { at, reason }
 }
 
+/// Where a name of ASCII letters, digits and the bytes of `also` that starts `bytes` ends.
+pub(crate) const fn name_end(bytes: &[u8], also: &[u8]) -> usize {
+    let mut i = 0;
+    'bytes: while let Some(b) = crate::chars::at(bytes, i) {
+        if !b.is_ascii_alphanumeric() {
+            let mut k = 0;
+            while let Some(a) = crate::chars::at(also, k) {
+                if a == b {
+                    i += 1;
+                    continue 'bytes;
+                }
+                k += 1;
+            }
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
 /// Everything this crate knows about one namespace, declared once in its module.
 pub(crate) struct Spec {
     /// The NID, lower case.
@@ -58,8 +78,6 @@ pub(crate) struct Spec {
     pub(crate) title: &'static str,
     /// The document that defines its syntax and equivalence.
     pub(crate) reference: &'static str,
-    /// Checks an NSS (offsets into the NSS).
-    pub(crate) validate: fn(&str) -> Result<(), Fault>,
     /// The [`KeyRules::V1`](crate::KeyRules::V1) rule: how a valid NSS maps into the key;
     /// `None` for an NSS the rule does not apply to (it is not valid for the namespace).
     /// A namespace without a rule of its own has `v1_key: None` and the generic key.
@@ -140,6 +158,15 @@ macro_rules! declare_known_namespace {
             pub(crate) const fn spec(self) -> &'static Spec {
                 match self {
                     $(KnownNamespace::$variant => &$module::SPEC,)*
+                }
+            }
+
+            /// Checks `nss` against this namespace's syntax (offsets into the NSS): each
+            /// module's `validate`, a `const fn`, so that run-time checks and the typed
+            /// literal `urn!(isbn: "…")` run the same code.
+            pub(crate) const fn validate(self, nss: &str) -> Result<(), Fault> {
+                match self {
+                    $(KnownNamespace::$variant => $module::validate(nss),)*
                 }
             }
 
@@ -256,7 +283,7 @@ impl KnownNamespace {
     /// assert_eq!(err.to_string(), "invalid issn URN: the check character does not match (byte 8)");
     /// ```
     pub fn validate_nss(self, nss: &str) -> Result<(), NamespaceError> {
-        (self.spec().validate)(nss).map_err(|f| NamespaceError {
+        self.validate(nss).map_err(|f| NamespaceError {
             nid: self.nid(),
             offset: f.at,
             reason: Cow::Borrowed(f.reason),
@@ -363,11 +390,13 @@ impl core::error::Error for NamespaceError {}
 /// table (a test compares the two): it compares whole words, since a NID holds only letters,
 /// digits and `-`, for which setting bit `0x20` lower-cases letters and changes nothing else.
 #[inline]
-pub(crate) fn rule_namespace(nid: &[u8]) -> Option<KnownNamespace> {
+pub(crate) const fn rule_namespace(nid: &[u8]) -> Option<KnownNamespace> {
     const fn word(name: &[u8; 4]) -> u32 {
         u32::from_le_bytes(*name)
     }
-    let folded = |bytes: [u8; 4]| u32::from_le_bytes(bytes) | 0x2020_2020;
+    const fn folded(bytes: [u8; 4]) -> u32 {
+        u32::from_le_bytes(bytes) | 0x2020_2020
+    }
     match *nid {
         [a, b, c] => match folded([a, b, c, b' ']) {
             w if w == word(b"nbn ") => Some(KnownNamespace::Nbn),

@@ -1,6 +1,7 @@
 //! `urn:mpeg:` (RFC 3614): `standard ":" ...`, the standard name case-insensitive.
 
 use super::{Fault, Spec, fault};
+use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::KeyRule;
@@ -10,7 +11,6 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "mpeg",
     title: "MPEG",
     reference: "RFC 3614",
-    validate: |nss| standard(nss).map(drop),
     v1_key: Some(key),
     // The standard's name before the first ':' is case-insensitive.
     v1_rule: Some(KeyRule::LowerBefore {
@@ -27,17 +27,22 @@ pub(crate) const SPEC: Spec = Spec {
     generate,
 };
 
+/// A standard's name (letters, digits, `-`, `.`) followed by `:`.
+pub(crate) const fn validate(nss: &str) -> Result<(), Fault> {
+    match standard(nss) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 /// A standard name (letters, digits, `-`, `.`) followed by `:`. Returns the name's length.
-fn standard(nss: &str) -> Result<usize, Fault> {
+const fn standard(nss: &str) -> Result<usize, Fault> {
     let bytes = nss.as_bytes();
-    let end = bytes
-        .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b'.'))
-        .unwrap_or(bytes.len());
+    let end = super::name_end(bytes, b"-.");
     if end == 0 {
         return Err(fault(0, "an mpeg name starts with the standard's name"));
     }
-    if bytes.get(end) != Some(&b':') {
+    if !matches!(chars::at(bytes, end), Some(b':')) {
         return Err(fault(end, "expected ':' after the standard's name"));
     }
     Ok(end)

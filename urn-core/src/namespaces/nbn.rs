@@ -2,6 +2,7 @@
 //! `prefix = iso-cc *(":" subspc)`, the prefix case-insensitive.
 
 use super::{Fault, Spec, fault};
+use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::KeyRule;
@@ -11,7 +12,6 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "nbn",
     title: "NBN",
     reference: "RFC 8458",
-    validate: |nss| prefix(nss).map(drop),
     v1_key: Some(key),
     // The country code and sub-namespaces before the first '-' are case-insensitive.
     v1_rule: Some(KeyRule::LowerBefore {
@@ -29,22 +29,34 @@ pub(crate) const SPEC: Spec = Spec {
     generate,
 };
 
+/// A country code, sub-namespaces, `-` and a non-empty NBN string.
+pub(crate) const fn validate(nss: &str) -> Result<(), Fault> {
+    match prefix(nss) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 /// Checks an NBN; returns the length of the prefix including its `-`.
-fn prefix(nss: &str) -> Result<usize, Fault> {
+const fn prefix(nss: &str) -> Result<usize, Fault> {
     let bytes = nss.as_bytes();
-    for i in 0..2 {
-        if !bytes.get(i).is_some_and(u8::is_ascii_alphabetic) {
-            return Err(fault(i, "an NBN starts with a two-letter country code"));
+    let mut i = 0;
+    while i < 2 {
+        match chars::at(bytes, i) {
+            Some(b) if b.is_ascii_alphabetic() => i += 1,
+            _ => return Err(fault(i, "an NBN starts with a two-letter country code")),
         }
     }
-    let mut i = 2;
     loop {
-        match bytes.get(i) {
+        match chars::at(bytes, i) {
             Some(b'-') => break,
             Some(b':') => {
                 let start = i + 1;
                 i = start;
-                while bytes.get(i).is_some_and(u8::is_ascii_alphanumeric) {
+                while let Some(b) = chars::at(bytes, i) {
+                    if !b.is_ascii_alphanumeric() {
+                        break;
+                    }
                     i += 1;
                 }
                 if i == start {
@@ -54,7 +66,7 @@ fn prefix(nss: &str) -> Result<usize, Fault> {
             _ => return Err(fault(i, "expected '-' or ':' in the NBN prefix")),
         }
     }
-    match bytes.get(i + 1) {
+    match chars::at(bytes, i + 1) {
         None => Err(fault(i + 1, "the NBN string after '-' is empty")),
         Some(b'/') => Err(fault(i + 1, "the NBN string cannot start with '/'")),
         Some(_) => Ok(i + 1),

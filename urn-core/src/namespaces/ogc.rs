@@ -8,6 +8,7 @@
 //! `namespaces/mod.rs`): one file, one row in the table, no key change.
 
 use super::{Fault, Spec, fault};
+use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 
@@ -15,7 +16,6 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "ogc",
     title: "OGC",
     reference: "RFC 5165",
-    validate,
     v1_key: None,
     v1_rule: None,
     nss_pattern: concat!(
@@ -32,19 +32,16 @@ pub(crate) const SPEC: Spec = Spec {
 };
 
 /// A resource type (letters and digits), `:`, and a non-empty resource-specific string.
-fn validate(nss: &str) -> Result<(), Fault> {
+pub(crate) const fn validate(nss: &str) -> Result<(), Fault> {
     let bytes = nss.as_bytes();
-    let end = bytes
-        .iter()
-        .position(|b| !b.is_ascii_alphanumeric())
-        .unwrap_or(bytes.len());
+    let end = super::name_end(bytes, b"");
     if end == 0 {
         return Err(fault(
             0,
             "an ogc name starts with its resource type (def, specification, ...)",
         ));
     }
-    if bytes.get(end) != Some(&b':') {
+    if !matches!(chars::at(bytes, end), Some(b':')) {
         return Err(fault(end, "expected ':' after the resource type"));
     }
     if end + 1 == bytes.len() {

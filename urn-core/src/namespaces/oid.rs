@@ -1,6 +1,7 @@
 //! `urn:oid:` (RFC 3061): `number *("." number)`, no leading zeros.
 
 use super::{Fault, Spec, fault};
+use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::Choices;
 
@@ -8,7 +9,6 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "oid",
     title: "OID",
     reference: "RFC 3061",
-    validate,
     // RFC 3061 defines no equivalence beyond RFC 8141's.
     v1_key: None,
     v1_rule: None,
@@ -19,19 +19,24 @@ pub(crate) const SPEC: Spec = Spec {
     generate,
 };
 
-fn validate(nss: &str) -> Result<(), Fault> {
+/// Dotted decimal: arcs of digits without leading zeros, none empty.
+pub(crate) const fn validate(nss: &str) -> Result<(), Fault> {
     let mut arc_start = 0;
     let bytes = nss.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut i = 0;
+    while let Some(b) = chars::at(bytes, i) {
         match b {
             b'.' if i == arc_start => return Err(fault(i, "an OID arc must not be empty")),
             b'.' => arc_start = i + 1,
-            b'0'..=b'9' if i == arc_start + 1 && bytes.get(arc_start) == Some(&b'0') => {
+            b'0'..=b'9'
+                if i == arc_start + 1 && matches!(chars::at(bytes, arc_start), Some(b'0')) =>
+            {
                 return Err(fault(arc_start, "an OID arc has no leading zeros"));
             }
             b'0'..=b'9' => {}
             _ => return Err(fault(i, "an OID is digits separated by '.'")),
         }
+        i += 1;
     }
     if arc_start == nss.len() {
         return Err(fault(nss.len(), "an OID arc must not be empty"));

@@ -11,7 +11,6 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "uuid",
     title: "UUID",
     reference: "RFC 9562",
-    validate,
     v1_key: Some(key),
     // Hex digits in any case: the key is lower case.
     v1_rule: Some(KeyRule::Lower {
@@ -25,7 +24,7 @@ pub(crate) const SPEC: Spec = Spec {
 };
 
 /// `8HEX-4HEX-4HEX-4HEX-12HEX`, any case.
-fn validate(nss: &str) -> Result<(), Fault> {
+pub(crate) const fn validate(nss: &str) -> Result<(), Fault> {
     match scan(nss) {
         Some(_) => Ok(()),
         None => explain(nss.as_bytes()),
@@ -36,18 +35,28 @@ fn validate(nss: &str) -> Result<(), Fault> {
 /// differs from it): one pass over the 36 bytes with arithmetic tests only (no table loads),
 /// which the compiler turns into a few vector operations.
 #[inline]
-fn scan(nss: &str) -> Option<bool> {
-    let bytes: &[u8; 36] = nss.as_bytes().try_into().ok()?;
+const fn scan(nss: &str) -> Option<bool> {
+    let Some(bytes) = nss.as_bytes().first_chunk::<36>() else {
+        return None;
+    };
+    if nss.len() != 36 {
+        return None;
+    }
     let (mut bad, mut upper) = (false, false);
-    for (&b, &want_dash) in bytes.iter().zip(DASHES.iter()) {
+    let mut i = 0;
+    while i < 36 {
+        // `i < 36`, the length of both arrays.
+        #[allow(clippy::indexing_slicing)]
+        let (b, want_dash) = (bytes[i], DASHES[i]);
         let digit = b.wrapping_sub(b'0') < 10;
         let big = b.wrapping_sub(b'A') < 6;
         let small = b.wrapping_sub(b'a') < 6;
         let hex = digit | big | small;
         bad |= if want_dash { b != b'-' } else { !hex };
         upper |= big;
+        i += 1;
     }
-    (!bad).then_some(upper)
+    if bad { None } else { Some(upper) }
 }
 
 /// The positions of the hyphens in `8-4-4-4-12`.
@@ -62,10 +71,17 @@ const DASHES: [bool; 36] = {
 
 /// Where and why `bytes` is not a UUID.
 #[cold]
-fn explain(bytes: &[u8]) -> Result<(), Fault> {
+const fn explain(bytes: &[u8]) -> Result<(), Fault> {
     let mut start = 0;
-    for end in [8, 13, 18, 23, 36] {
-        let stop = chars::skip(bytes, start, HEX).min(end);
+    let ends = [8, 13, 18, 23, 36];
+    let mut k = 0;
+    while k < ends.len() {
+        // `k < ends.len()`.
+        #[allow(clippy::indexing_slicing)]
+        let end = ends[k];
+        k += 1;
+        let stop = chars::skip(bytes, start, HEX);
+        let stop = if stop < end { stop } else { end };
         if stop < end {
             return Err(if stop == bytes.len() {
                 fault(stop, "a UUID has 36 characters (8-4-4-4-12 hex digits)")
@@ -73,7 +89,7 @@ fn explain(bytes: &[u8]) -> Result<(), Fault> {
                 fault(stop, "expected a hex digit in the 8-4-4-4-12 UUID form")
             });
         }
-        match bytes.get(end) {
+        match chars::at(bytes, end) {
             Some(b'-') if end < 36 => start = end + 1,
             None if end == 36 => return Ok(()),
             _ if end == 36 => {

@@ -21,7 +21,11 @@
 
 use std::fmt::Write;
 
-use urn_core::{CheckDigits, DigitForm, Hyphens, KeyRule, KnownNamespace, patterns};
+use urn_core::{
+    CheckDigits, Component, DigitForm, ErrorKind, Hyphens, KeyRule, KnownNamespace, patterns,
+};
+
+use crate::message::{self, Join};
 
 /// urn-core's URN pattern as MariaDB's PCRE2 takes it in an SQL literal: flags reset, `\?`
 /// and `\+` as classes.
@@ -219,13 +223,55 @@ pub(crate) enum Variables {
     Session,
 }
 
+/// The white space of [`patterns::WHITE_SPACE`] as a bracket class for PCRE, in a hexadecimal
+/// literal of utf8mb4 text (no backslash, and no character the client's character set could
+/// change): `_utf8mb4 X'…'` of `^(?-imsxU)[…]{repeat}$`, where `repeat` is `*` or `+`, or
+/// empty for "starts with" (no end anchor).
+fn white_space_regex(repeat: &str) -> String {
+    let mut class = String::new();
+    for &(first, last) in patterns::WHITE_SPACE {
+        class.push(first);
+        if last != first {
+            class.push('-');
+            class.push(last);
+        }
+    }
+    let end = if repeat.is_empty() { "" } else { "$" };
+    let text = format!("^(?-imsxU)[{class}]{repeat}{end}");
+    let hex: String = text.bytes().map(|b| format!("{b:02X}")).collect();
+    format!("_utf8mb4 X'{hex}'")
+}
+
+/// A character above U+FFFF, as a PCRE regex in a hexadecimal literal of utf8mb4 text (its
+/// `\x{…}` escapes hold backslashes, which no quoted literal may).
+#[cfg(test)]
+pub(crate) fn beyond_bmp_regex() -> String {
+    let text = "(?-imsxU)[\\x{10000}-\\x{10FFFF}]";
+    let hex: String = text.bytes().map(|b| format!("{b:02X}")).collect();
+    format!("_utf8mb4 X'{hex}'")
+}
+
+/// A component's characters as an SQL literal of a PCRE regex anchored at the start (flags
+/// reset): `class` (a bracket class of [`patterns`]) with `first` moved to its front, `%XX`,
+/// and `more` alternatives.
+fn body_regex(class: &str, first: &str, more: &str) -> String {
+    let hex = patterns::HEX_DIGIT;
+    let class = class
+        .replacen('[', &format!("[{first}"), 1)
+        .replacen(&format!("{first}-]"), "-]", 1)
+        .replace('\'', "''");
+    format!("'^(?-imsxU)(?:{class}|%{hex}{hex}{more})*'")
+}
+
 /// The check of text `v` (an SQL expression) as statements: leaves `problem` (a variable) NULL
 /// for a valid RFC 8141 URN (or NULL), and sets it to urn_core's message for anything else,
-/// the same rule and byte offset as `Urn::parse`. A port of the parser's single pass in which
-/// regular expressions consume each component's longest valid prefix; every character before
-/// an error is ASCII, so character position p is byte p - 1. `for_signal`: a character above
-/// U+FFFF is shown as `\u{…}` (a message raised by SIGNAL is utf8mb3, which cannot hold it);
-/// otherwise as itself. Every line is indented by `indent`.
+/// the same rule and byte offset as `Urn::parse`: a byte order mark, an empty or blank value
+/// and white space around a URN are named as such. A port of the parser's single pass in which
+/// regular expressions consume each component's longest valid prefix, with urn-core's
+/// character classes and message parts; every character before an error is ASCII, so
+/// character position p is byte p - 1. `for_signal`: a character above U+FFFF is shown as
+/// `\u{…}` (a message raised by SIGNAL is utf8mb3, which cannot hold it); otherwise as itself.
+/// Every line is indented by `indent`.
 pub(crate) fn check_block(
     v: &str,
     problem: &str,
@@ -237,12 +283,13 @@ pub(crate) fn check_block(
         Variables::Local => local.to_owned(),
         Variables::Session => format!("@urn_sql_{local}"),
     };
-    let (nid, comp, body, c, p, cp) = (
+    let (nid, comp, body, c, p, q, cp) = (
         name("nid"),
         name("comp"),
         name("body"),
         name("c"),
         name("p"),
+        name("q"),
         name("cp"),
     );
     let declare = match variables {
@@ -252,19 +299,46 @@ pub(crate) fn check_block(
              DECLARE body VARCHAR(200) CHARACTER SET ascii COLLATE ascii_bin;\n  \
              DECLARE c VARCHAR(1) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin;\n  \
              DECLARE p BIGINT DEFAULT 1;\n  \
+             DECLARE q BIGINT;\n  \
              DECLARE cp BIGINT;"
                 .to_owned()
         }
         Variables::Session => format!(
             "  SET {problem} = NULL, {nid} = NULL, {comp} = 'NSS', {body} = NULL, {c} = NULL, \
-             {p} = 1, {cp} = NULL;"
+             {p} = 1, {q} = NULL, {cp} = NULL;"
         ),
     };
-    let wide = if for_signal {
-        format!(" OR {cp} > 65535")
-    } else {
-        String::new()
+    let say = |kind: ErrorKind, offset: &str, values: &[&str]| {
+        message::message(kind, offset, values, Join::Concat)
     };
+    let at = |minus: u8| format!("{p} - {minus}");
+    let any = Component::Nss;
+    let (nss, r, q_name, f) = (
+        Component::Nss.name(),
+        Component::RComponent.name(),
+        Component::QComponent.name(),
+        Component::FComponent.name(),
+    );
+    let short: String = message::SHORT_ESCAPES
+        .iter()
+        .map(|&(ch, letter)| {
+            let shown = match letter {
+                "\\" => "CHAR(92 USING utf8mb4)".to_owned(),
+                "'" => "''''".to_owned(),
+                other => format!("'{other}'"),
+            };
+            format!(
+                "      WHEN {cp} = {} THEN CONCAT(CHAR(92 USING utf8mb4), {shown})\n",
+                u32::from(ch)
+            )
+        })
+        .collect();
+    let shown = format!(
+        "CASE\n{short}      WHEN {}\n        THEN CONCAT(CHAR(92 USING utf8mb4), 'u{{', \
+         LOWER(CONV({cp}, 10, 16)), '}}')\n      ELSE {c} END",
+        message::escaped_condition(&cp, for_signal)
+    );
+    let nid_len = format!("CHAR_LENGTH({nid})");
     let text = format!(
         r#"check_urn: BEGIN
 {declare}
@@ -272,36 +346,44 @@ pub(crate) fn check_block(
     LEAVE check_urn;
   END IF;
   IF OCTET_LENGTH({v}) > 65536 THEN
-    SET {problem} = 'invalid URN: longer than the maximum of 65536 bytes (byte 65536)';
+    SET {problem} = {too_long};
     LEAVE check_urn;
   END IF;
   WHILE {p} <= 4 DO
     SET {c} = SUBSTRING({v}, {p}, 1);
     IF {c} = '' OR LOWER({c}) <> SUBSTRING('urn:', {p}, 1) THEN
-      SET {problem} = CONCAT('invalid URN: expected ''urn:'' at byte ', {p} - 1);
+      -- What comes before a URN rather than in it: a byte order mark, nothing, white space.
+      IF {p} = 1 AND LEFT({v}, 1) = _utf8mb4 X'EFBBBF' COLLATE utf8mb4_nopad_bin THEN
+        SET {problem} = {bom};
+      ELSEIF {p} = 1 AND {v} REGEXP {blank} THEN
+        SET {problem} = {empty};
+      ELSEIF {p} = 1 AND {v} REGEXP {leading_space} THEN
+        SET {problem} = {leading};
+      ELSE
+        SET {problem} = {scheme};
+      END IF;
       LEAVE check_urn;
     END IF;
     SET {p} = {p} + 1;
   END WHILE;
   -- Leaving this block: character {c} at position {p} is not allowed in {comp}.
   scan: BEGIN
-    SET {nid} = REGEXP_SUBSTR(SUBSTRING({v}, 5), '^(?-imsxU)[A-Za-z0-9-]*');
-    SET {p} = 5 + CHAR_LENGTH({nid});
+    SET {nid} = REGEXP_SUBSTR(SUBSTRING({v}, 5), '^(?-imsxU){nid_char}*');
+    SET {p} = 5 + {nid_len};
     SET {c} = SUBSTRING({v}, {p}, 1);
-    IF CHAR_LENGTH({nid}) > 32 THEN
-      SET {problem} = CONCAT('invalid URN: NID of ', CHAR_LENGTH({nid}), ' characters at byte 4: it must have 2 to 32');
+    IF {nid_len} > 32 THEN
+      SET {problem} = {nid_long};
     ELSEIF {c} = '' THEN
-      SET {problem} = CONCAT('invalid URN: the NID must be followed by '':'' (byte ', {p} - 1, ')');
+      SET {problem} = {nid_unterminated};
     ELSEIF {c} <> ':' THEN
       SET {comp} = 'NID';
       LEAVE scan;
     ELSEIF LEFT({nid}, 1) = '-' THEN
-      SET {problem} = 'invalid URN: ''-'' at byte 4 cannot start the NID';
-    ELSEIF CHAR_LENGTH({nid}) < 2 THEN
-      SET {problem} = CONCAT('invalid URN: NID of ', CHAR_LENGTH({nid}), ' character',
-                             IF(CHAR_LENGTH({nid}) = 1, '', 's'), ' at byte 4: it must have 2 to 32');
+      SET {problem} = {nid_leading};
+    ELSEIF {nid_len} < 2 THEN
+      SET {problem} = {nid_short};
     ELSEIF RIGHT({nid}, 1) = '-' THEN
-      SET {problem} = CONCAT('invalid URN: ''-'' at byte ', {p} - 2, ' cannot end the NID');
+      SET {problem} = {nid_trailing};
     END IF;
     IF {problem} IS NOT NULL THEN
       LEAVE check_urn;
@@ -310,64 +392,109 @@ pub(crate) fn check_block(
     -- The NSS, then each component that follows: ?+r, ?=q, #f.
     components: LOOP
       SET {c} = SUBSTRING({v}, {p}, 1);
-      IF {comp} <> 'f-component' THEN
-        IF {c} = '' OR {c} = '#' OR ({c} = '?' AND {comp} = 'NSS')
-           OR ({c} = '?' AND {comp} = 'r-component' AND SUBSTRING({v}, {p} + 1, 1) = '=') THEN
-          SET {problem} = CONCAT('invalid URN: the ', {comp}, ' at byte ', {p} - 1, ' is empty');
+      IF {comp} <> '{f}' THEN
+        IF {c} = '' OR {c} = '#' OR ({c} = '?' AND {comp} = '{nss}')
+           OR ({c} = '?' AND {comp} = '{r}' AND SUBSTRING({v}, {p} + 1, 1) = '=') THEN
+          SET {problem} = {empty_component};
           LEAVE check_urn;
         ELSEIF {c} IN ('/', '?') THEN
-          SET {problem} = CONCAT('invalid URN: ''', {c}, ''' at byte ', {p} - 1, ' cannot start the ', {comp});
+          SET {problem} = {cannot_start};
           LEAVE check_urn;
         END IF;
       END IF;
+      SET {q} = {p};
       SET {body} = CASE {comp}
-        WHEN 'NSS' THEN '^(?-imsxU)(?:[/A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f][0-9A-Fa-f])*'
-        WHEN 'r-component' THEN '^(?-imsxU)(?:[/A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f][0-9A-Fa-f]|[?](?!=))*'
-        ELSE '^(?-imsxU)(?:[/?A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f][0-9A-Fa-f])*' END;
+        WHEN '{nss}' THEN {nss_body}
+        WHEN '{r}' THEN {r_body}
+        ELSE {qf_body} END;
       SET {p} = {p} + CHAR_LENGTH(REGEXP_SUBSTR(SUBSTRING({v}, {p}), {body}));
       SET {c} = SUBSTRING({v}, {p}, 1);
       IF {c} = '%' THEN
-        SET {problem} = CONCAT('invalid URN: ''%'' at byte ', {p} - 1, ' in the ', {comp},
-                               ' must be followed by two hex digits');
+        SET {problem} = {percent};
         LEAVE check_urn;
       ELSEIF {c} = '' THEN
         LEAVE check_urn;
-      ELSEIF {c} = '#' AND {comp} <> 'f-component' THEN
-        SET {comp} = 'f-component';
+      ELSEIF {c} = '#' AND {comp} <> '{f}' THEN
+        SET {comp} = '{f}';
         SET {p} = {p} + 1;
-      ELSEIF {c} = '?' AND {comp} = 'NSS' AND SUBSTRING({v}, {p} + 1, 1) = '+' THEN
-        SET {comp} = 'r-component';
+      ELSEIF {c} = '?' AND {comp} = '{nss}' AND SUBSTRING({v}, {p} + 1, 1) = '+' THEN
+        SET {comp} = '{r}';
         SET {p} = {p} + 2;
-      ELSEIF {c} = '?' AND {comp} IN ('NSS', 'r-component') AND SUBSTRING({v}, {p} + 1, 1) = '=' THEN
-        SET {comp} = 'q-component';
+      ELSEIF {c} = '?' AND {comp} IN ('{nss}', '{r}') AND SUBSTRING({v}, {p} + 1, 1) = '=' THEN
+        SET {comp} = '{q_name}';
         SET {p} = {p} + 2;
-      ELSEIF {c} = '?' AND {comp} = 'NSS' THEN
-        SET {problem} = CONCAT('invalid URN: ''?'' at byte ', {p} - 1, ' must be followed by ''+'' or ''=''');
+      ELSEIF {c} = '?' AND {comp} = '{nss}' THEN
+        SET {problem} = {bare_question_mark};
         LEAVE check_urn;
       ELSE
         LEAVE scan;
       END IF;
     END LOOP components;
   END scan;
+  -- White space after a URN rather than in it: what comes before it is a URN when a component
+  -- has characters (the f-component may have none).
+  IF ({p} > {q} OR {comp} = '{f}') AND SUBSTRING({v}, {p}) REGEXP {trailing_space} THEN
+    SET {problem} = {trailing};
+    LEAVE check_urn;
+  END IF;
   -- The character as urn_core's messages show it (Rust's char::escape_debug for the
   -- characters a URN check meets).
   SET {cp} = CONV(HEX(CONVERT({c} USING utf32)), 16, 10);
-  SET {problem} = CONCAT('invalid URN: ''',
-    CASE
-      WHEN {cp} = 0 THEN CONCAT(CHAR(92 USING utf8mb4), '0')
-      WHEN {cp} = 9 THEN CONCAT(CHAR(92 USING utf8mb4), 't')
-      WHEN {cp} = 13 THEN CONCAT(CHAR(92 USING utf8mb4), 'r')
-      WHEN {cp} = 10 THEN CONCAT(CHAR(92 USING utf8mb4), 'n')
-      WHEN {cp} = 92 THEN CONCAT(CHAR(92 USING utf8mb4), CHAR(92 USING utf8mb4))
-      WHEN {cp} = 39 THEN CONCAT(CHAR(92 USING utf8mb4), '''')
-      WHEN {cp} = 34 THEN CONCAT(CHAR(92 USING utf8mb4), '"')
-      WHEN {cp} < 32 OR {cp} BETWEEN 127 AND 159 OR {cp} = 173 OR {cp} BETWEEN 768 AND 879
-        OR {cp} BETWEEN 8203 AND 8207 OR {cp} BETWEEN 8232 AND 8238 OR {cp} BETWEEN 8288 AND 8292
-        OR {cp} = 65279 OR {cp} IN (160, 5760, 8239, 8287, 12288) OR {cp} BETWEEN 8192 AND 8202{wide}
-        THEN CONCAT(CHAR(92 USING utf8mb4), 'u{{', LOWER(CONV({cp}, 10, 16)), '}}')
-      ELSE {c} END,
-    ''' at byte ', {p} - 1, ' is not allowed in the ', {comp});
-END check_urn;"#
+  SET {problem} = {invalid_char};
+END check_urn;"#,
+        too_long = say(ErrorKind::TooLong { max: 65_536 }, "65536", &["65536"]),
+        bom = say(ErrorKind::ByteOrderMark, "0", &[]),
+        blank = white_space_regex("*"),
+        empty = say(ErrorKind::Empty, "0", &[]),
+        leading_space = white_space_regex(""),
+        leading = say(ErrorKind::LeadingWhitespace, "0", &[]),
+        scheme = say(ErrorKind::Scheme, &at(1), &[]),
+        nid_char = patterns::NID_CHAR,
+        nid_long = say(
+            ErrorKind::NidLength { len: 33, min: 2 },
+            "4",
+            &[&nid_len, "'s'", "2"]
+        ),
+        nid_unterminated = say(ErrorKind::NidUnterminated, &at(1), &[]),
+        nid_leading = say(ErrorKind::NidLeadingHyphen, "4", &[]),
+        nid_short = say(
+            ErrorKind::NidLength { len: 1, min: 2 },
+            "4",
+            &[&nid_len, &format!("IF({nid_len} = 1, '', 's')"), "2"]
+        ),
+        nid_trailing = say(ErrorKind::NidTrailingHyphen, &at(2), &[]),
+        empty_component = say(
+            ErrorKind::EmptyComponent { component: any },
+            &at(1),
+            &[&comp]
+        ),
+        cannot_start = say(
+            ErrorKind::InvalidFirstChar {
+                component: any,
+                found: '/'
+            },
+            &at(1),
+            &[&c, &comp]
+        ),
+        nss_body = body_regex(patterns::PCHAR_SLASH, "/", ""),
+        r_body = body_regex(patterns::PCHAR_SLASH, "/", "|[?](?!=)"),
+        qf_body = body_regex(patterns::PCHAR_SLASH_QUESTION, "/?", ""),
+        percent = say(
+            ErrorKind::PercentEncoding { component: any },
+            &at(1),
+            &[&comp]
+        ),
+        bare_question_mark = say(ErrorKind::BareQuestionMark, &at(1), &[]),
+        trailing_space = white_space_regex("+"),
+        trailing = say(ErrorKind::TrailingWhitespace, &at(1), &[]),
+        invalid_char = say(
+            ErrorKind::InvalidChar {
+                component: any,
+                found: ' '
+            },
+            &at(1),
+            &[&shown, &comp]
+        ),
     );
     text.lines()
         .map(|line| format!("{indent}{line}\n"))

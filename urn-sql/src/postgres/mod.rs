@@ -11,6 +11,10 @@
 //! the objects it binds before it makes anything.
 
 #[cfg(test)]
+mod check;
+#[cfg(test)]
+mod install;
+#[cfg(test)]
 mod key_functions;
 
 use crate::protocol::{Conflict, Plan};
@@ -336,129 +340,26 @@ pub(crate) fn install_sql() -> String {
 
 #[cfg(test)]
 mod tests {
-    use urn_core::patterns;
-
-    /// `pattern` as the migration writes it: the NID's bounded repetition replaced by a length
-    /// check (see the migration's header), `%XX` as two classes, `\?` and `\+` as classes (no
-    /// backslash, whatever `standard_conforming_strings` says), SQL quoting.
-    fn in_sql(pattern: &str) -> String {
-        pattern
-            .replace("{0,30}", "*")
-            .replace("\\?", "[?]")
-            .replace("\\+", "[+]")
-            // The `urn` domain checks the NID's first character apart (fewer regex states).
-            .replace(
-                "[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]*",
-                "[Uu][Rr][Nn]:[A-Za-z0-9-]*",
-            )
-            .replace("[0-9A-Fa-f]{2}", "[0-9A-Fa-f][0-9A-Fa-f]")
-            .replace("[0-9A-F]{2}", "[0-9A-F][0-9A-F]")
-            .replace('\'', "''")
-    }
-
-    /// The domains' CHECKs use urn-core's patterns: the whole URN language, the canonical key,
-    /// and for the values that cannot hold them, the same grammars without the r-component
-    /// (no `?+`), without `%XX` and components (no `%`, `?`, `#`) or with an f-component alone.
+    /// The migration is the rendering of its template and urn-core's tables, whole
+    /// (`install.rs`). `URN_SQL_BLESS=1 cargo test -p urn-sql --lib postgres` writes it after
+    /// a change to the template, a renderer or urn-core.
     #[test]
-    fn domains_use_the_shared_patterns() {
-        for pattern in [patterns::URN, patterns::URN_KEY] {
-            let sql = in_sql(pattern);
-            assert!(super::UP.contains(&format!("~ '{sql}'")), "{sql}");
-        }
-        let without_percent = |pattern: &str| {
-            in_sql(pattern)
-                .replace(
-                    "([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f][0-9A-Fa-f])",
-                    "[A-Za-z0-9._~!$&''()*+,;=:@-]",
-                )
-                .replace(
-                    "([A-Za-z0-9._~!$&''()*+,;=:@/-]|%[0-9A-Fa-f][0-9A-Fa-f])*",
-                    "[A-Za-z0-9._~!$&''()*+,;=:@/-]*",
-                )
-                .replace(
-                    "([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-F][0-9A-F])",
-                    "[A-Za-z0-9._~!$&''()*+,;=:@-]",
-                )
-                .replace(
-                    "([A-Za-z0-9._~!$&''()*+,;=:@/-]|%[0-9A-F][0-9A-F])*",
-                    "[A-Za-z0-9._~!$&''()*+,;=:@/-]*",
-                )
-                .replace(
-                    "([A-Za-z0-9._~!$&''()*+,;=:@/?-]|%[0-9A-Fa-f][0-9A-Fa-f])*",
-                    "[A-Za-z0-9._~!$&''()*+,;=:@/?-]*",
-                )
-        };
-        // The components: ?+r, then ?=q and #f.
-        let (r_component, q_and_f) = patterns::COMPONENTS
-            .split_once("(\\?=")
-            .map(|(r, rest)| (r, format!("(\\?={rest}")))
-            .unwrap_or_default();
-        assert!(r_component.starts_with("(\\?\\+"), "{r_component}");
-        let f_component = q_and_f
-            .split_once(")?(#")
-            .map(|(_, f)| format!("(#{f}"))
-            .unwrap_or_default();
-        assert!(f_component.starts_with("(#"), "{f_component}");
-        let no_r = in_sql(&patterns::URN.replace(r_component, ""));
-        assert!(super::UP.contains(&format!("~ '{no_r}'")), "{no_r}");
-        let urn = format!(
-            "^[Uu][Rr][Nn]:{}:{}$",
-            in_sql(patterns::NID),
-            without_percent(patterns::NSS)
-        )
-        .replace(
-            "[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]*",
-            "[Uu][Rr][Nn]:[A-Za-z0-9-]*",
-        );
-        assert!(super::UP.contains(&format!("~ '{urn}'")), "{urn}");
-        let with_f = format!(
-            "{}{}$",
-            urn.trim_end_matches('$'),
-            without_percent(&f_component)
-        );
-        assert!(super::UP.contains(&format!("~ '{with_f}'")), "{with_f}");
-        let key = without_percent(patterns::URN_KEY);
-        assert!(super::UP.contains(&format!("~ '{key}'")), "{key}");
-        assert!(super::install_sql().starts_with("BEGIN;\n"));
-        assert!(super::install_sql().contains("\nCOMMIT;\n"));
-    }
-
-    /// The migration holds the key functions as [`key_functions`] renders them from urn-core's
-    /// key-rule table. `URN_SQL_BLESS=1 cargo test -p urn-sql --lib postgres` writes them there
-    /// after a change to the table or to the renderer.
-    #[test]
-    fn the_migration_holds_the_rendered_key_functions() {
+    fn the_migration_is_rendered_whole() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/migrations/postgres/2026-11-23-000000_urn_types/up.sql"
         );
-        let rendered = [
-            (
-                super::key_functions::key_v1(),
-                "CREATE OR REPLACE FUNCTION urn_key_v1(u urn)",
-                "$fn$;\n",
-            ),
-            (
-                super::key_functions::key_v1_inline(),
-                "CREATE OR REPLACE FUNCTION urn_key_v1_inline(u urn)",
-                ";\n\n",
-            ),
-        ];
+        let rendered = super::install::render();
         if std::env::var_os("URN_SQL_BLESS").is_some() {
-            let mut text = std::fs::read_to_string(path).unwrap_or_default();
-            for (sql, start, end) in &rendered {
-                let from = text.find(start).unwrap_or_default();
-                let to = text[from..]
-                    .find(end)
-                    .map_or(from, |i| from + i + end.len());
-                let end_kept = if end.starts_with(";\n\n") { "\n" } else { "" };
-                text = format!("{}{sql}{end_kept}{}", &text[..from], &text[to..]);
-            }
-            assert!(std::fs::write(path, text).is_ok());
+            assert!(std::fs::write(path, &rendered).is_ok());
         }
-        for (sql, _, _) in &rendered {
-            assert!(super::UP.contains(sql.as_str()), "up.sql must hold:\n{sql}");
-        }
+        assert!(
+            super::UP == rendered,
+            "up.sql is not the rendering: URN_SQL_BLESS=1 cargo test -p urn-sql --lib postgres"
+        );
+        assert!(!rendered.contains("@@"), "a part was not rendered");
+        assert!(super::install_sql().starts_with("BEGIN;\n"));
+        assert!(super::install_sql().contains("\nCOMMIT;\n"));
     }
 
     /// What the key functions' lower-case fast paths (`urn_key_v1`'s first statement,

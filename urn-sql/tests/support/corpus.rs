@@ -169,7 +169,9 @@ const SUFFIXES: &[&str] = &[
     "?+%41",
 ];
 
-/// The combinatorial set: scheme spellings x NIDs x NSS x component suffixes (45,475).
+/// The combinatorial set: scheme spellings x NIDs x NSS x component suffixes (45,475), the
+/// edges of the length policy, long URNs, and URNs with white space, a byte order mark or
+/// nothing around them.
 pub fn generated_inputs() -> Vec<String> {
     let mut out = Vec::new();
     for scheme in ["urn", "URN", "uRn", "urx"] {
@@ -190,6 +192,27 @@ pub fn generated_inputs() -> Vec<String> {
     out.push(format!("urn:{}:a", "a".repeat(32)));
     out.push(format!("urn:{}:a", "a".repeat(33)));
     out.extend(long_urns().into_iter().map(|(text, _)| text));
+    // What comes around a URN rather than in it: white space, a byte order mark, nothing.
+    let around = [
+        "", " ", "\t", "\r\n", "\u{a0}", "\u{3000}", "\u{2028}", "\u{85}", "\u{feff}", "\u{200b}",
+    ];
+    for space in around {
+        out.push(space.to_owned());
+        out.push(format!("{space}{space}"));
+        for urn in [
+            "urn:example:a",
+            "urn:ex:a?+r?",
+            "urn:ex:a#",
+            "urn:ex:a?+",
+            "urn:ex:",
+            "urn:ex",
+        ] {
+            out.push(format!("{space}{urn}"));
+            out.push(format!("{urn}{space}"));
+            out.push(format!("{urn}{space}{space}"));
+            out.push(format!("{urn}{space}x"));
+        }
+    }
     out
 }
 

@@ -221,7 +221,8 @@ BEGIN
 --   invalid URN: '%' at byte 13 in the NSS must be followed by two hex digits
 -- A port of the parser's single pass in which regexes consume each component's longest valid
 -- prefix. Every character before an error is ASCII, so character position p is byte p - 1.
--- Linear: a constant number of steps per component, each one pass.
+-- Linear: a constant number of steps per component, each one pass. Rendered by urn-sql
+-- (src/postgres/check.rs) from urn-core's character classes and message parts.
 CREATE OR REPLACE FUNCTION urn_check(v text) RETURNS text
   LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
@@ -231,6 +232,7 @@ DECLARE
   comp text;    -- the component being scanned, named as in the messages
   body text;    -- the regex of that component's characters
   p    int;     -- the character position being looked at (1-based)
+  q    int;     -- where the component's characters start
   c    text;
 BEGIN
   IF octet_length(v) > 65536 THEN
@@ -239,7 +241,17 @@ BEGIN
   FOR i IN 1..4 LOOP
     c := substr(v, i, 1);
     IF c = '' OR lower(c COLLATE "C") <> substr('urn:', i, 1) THEN
-      RETURN format('invalid URN: expected ''urn:'' at byte %s', i - 1);
+      -- What comes before a URN rather than in it: a byte order mark, nothing, white space.
+      IF i = 1 THEN
+        IF v ~ E'^\\uFEFF' THEN
+          RETURN 'invalid URN: the input starts with a UTF-8 byte order mark (U+FEFF, bytes EF BB BF) at byte 0; remove it';
+        ELSIF v ~ E'^[\\u0009-\\u000D\\u0020\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028-\\u2029\\u202F\\u205F\\u3000]*$' THEN
+          RETURN 'invalid URN: the input is empty or only whitespace (byte 0)';
+        ELSIF v ~ E'^[\\u0009-\\u000D\\u0020\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028-\\u2029\\u202F\\u205F\\u3000]' THEN
+          RETURN 'invalid URN: leading whitespace at byte 0 (a URN has none; trim the input)';
+        END IF;
+      END IF;
+      RETURN 'invalid URN: expected ''urn:'' at byte ' || i - 1;
     END IF;
   END LOOP;
 
@@ -250,19 +262,18 @@ BEGIN
     p := 5 + length(nid);
     c := substr(v, p, 1);
     IF length(nid) > 32 THEN
-      RETURN format('invalid URN: NID of %s characters at byte 4: it must have 2 to 32', length(nid));
+      RETURN 'invalid URN: NID of ' || length(nid) || ' characters at byte 4: it must have 2 to 32';
     ELSIF c = '' THEN
-      RETURN format('invalid URN: the NID must be followed by '':'' (byte %s)', p - 1);
+      RETURN 'invalid URN: the NID must be followed by '':'' (byte ' || p - 1 || ')';
     ELSIF c <> ':' THEN
       comp := 'NID';
       EXIT scan;
     ELSIF left(nid, 1) = '-' THEN
       RETURN 'invalid URN: ''-'' at byte 4 cannot start the NID';
     ELSIF length(nid) < 2 THEN
-      RETURN format('invalid URN: NID of %s character%s at byte 4: it must have 2 to 32',
-                    length(nid), CASE WHEN length(nid) = 1 THEN '' ELSE 's' END);
+      RETURN 'invalid URN: NID of ' || length(nid) || ' character' || CASE WHEN length(nid) = 1 THEN '' ELSE 's' END || ' at byte 4: it must have 2 to 32';
     ELSIF right(nid, 1) = '-' THEN
-      RETURN format('invalid URN: ''-'' at byte %s cannot end the NID', p - 2);
+      RETURN 'invalid URN: ''-'' at byte ' || p - 2 || ' cannot end the NID';
     END IF;
     p := p + 1;
 
@@ -273,11 +284,12 @@ BEGIN
       IF comp <> 'f-component' THEN
         IF c = '' OR c = '#' OR (c = '?' AND comp = 'NSS')
            OR (c = '?' AND comp = 'r-component' AND substr(v, p + 1, 1) = '=') THEN
-          RETURN format('invalid URN: the %s at byte %s is empty', comp, p - 1);
+          RETURN 'invalid URN: the ' || comp || ' at byte ' || p - 1 || ' is empty';
         ELSIF c IN ('/', '?') THEN
-          RETURN format('invalid URN: ''%s'' at byte %s cannot start the %s', c, p - 1, comp);
+          RETURN 'invalid URN: ''' || c || ''' at byte ' || p - 1 || ' cannot start the ' || comp;
         END IF;
       END IF;
+      q := p;
       body := CASE comp
         WHEN 'NSS' THEN '^(?:[/A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f][0-9A-Fa-f])*'
         WHEN 'r-component' THEN '^(?:[/A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f][0-9A-Fa-f]|[?](?!=))*'
@@ -285,8 +297,7 @@ BEGIN
       p := p + length(substring(substr(v, p) COLLATE "C" from body));
       c := substr(v, p, 1);
       IF c = '%' THEN
-        RETURN format('invalid URN: ''%%'' at byte %s in the %s must be followed by two hex digits',
-                      p - 1, comp);
+        RETURN 'invalid URN: ''%'' at byte ' || p - 1 || ' in the ' || comp || ' must be followed by two hex digits';
       ELSIF c = '' THEN
         RETURN NULL;
       ELSIF c = '#' AND comp <> 'f-component' THEN
@@ -299,25 +310,30 @@ BEGIN
         comp := 'q-component';
         p := p + 2;
       ELSIF c = '?' AND comp = 'NSS' THEN
-        RETURN format('invalid URN: ''?'' at byte %s must be followed by ''+'' or ''=''', p - 1);
+        RETURN 'invalid URN: ''?'' at byte ' || p - 1 || ' must be followed by ''+'' or ''=''';
       ELSE
         EXIT scan;
       END IF;
     END LOOP;
   END;
+  -- White space after a URN rather than in it: what comes before it is a URN when a component
+  -- has characters (the f-component may have none).
+  IF (p > q OR comp = 'f-component') AND substr(v, p) ~ E'^[\\u0009-\\u000D\\u0020\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028-\\u2029\\u202F\\u205F\\u3000]+$' THEN
+    RETURN 'invalid URN: trailing whitespace at byte ' || p - 1 || ' (a URN has none; trim the input)';
+  END IF;
   -- The character as urn_core's messages show it (Rust's char::escape_debug for the
   -- characters a URN check meets).
-  RETURN format('invalid URN: ''%s'' at byte %s is not allowed in the %s',
-    CASE
-      WHEN c = E'\t' THEN E'\\t' WHEN c = E'\r' THEN E'\\r' WHEN c = E'\n' THEN E'\\n'
-      WHEN c = E'\\' THEN E'\\\\' WHEN c = '''' THEN E'\\''' WHEN c = '"' THEN E'\\"'
-      WHEN ascii(c) < 32 OR ascii(c) BETWEEN 127 AND 159 OR ascii(c) = 173
-        OR ascii(c) BETWEEN 768 AND 879 OR ascii(c) BETWEEN 8203 AND 8207
-        OR ascii(c) BETWEEN 8232 AND 8238 OR ascii(c) BETWEEN 8288 AND 8292 OR ascii(c) = 65279
-        OR ascii(c) IN (160, 5760, 8239, 8287, 12288) OR ascii(c) BETWEEN 8192 AND 8202
+  RETURN 'invalid URN: ''' || CASE
+      WHEN ascii(c) = 0 THEN E'\\0'
+      WHEN c = E'\t' THEN E'\\t'
+      WHEN c = E'\r' THEN E'\\r'
+      WHEN c = E'\n' THEN E'\\n'
+      WHEN c = E'\\' THEN E'\\\\'
+      WHEN c = '''' THEN E'\\'''
+      WHEN c = '"' THEN E'\\"'
+      WHEN ascii(c) BETWEEN 1 AND 8 OR ascii(c) BETWEEN 11 AND 12 OR ascii(c) BETWEEN 14 AND 31 OR ascii(c) BETWEEN 127 AND 159 OR ascii(c) = 160 OR ascii(c) = 173 OR ascii(c) BETWEEN 768 AND 879 OR ascii(c) = 5760 OR ascii(c) BETWEEN 8192 AND 8207 OR ascii(c) BETWEEN 8232 AND 8239 OR ascii(c) BETWEEN 8287 AND 8292 OR ascii(c) = 12288 OR ascii(c) = 65279
         THEN E'\\u{' || to_hex(ascii(c)) || '}'
-      ELSE c END,
-    p - 1, comp);
+      ELSE c END || ''' at byte ' || p - 1 || ' is not allowed in the ' || comp;
 END
 $fn$;
 -- Revision 2's helper of urn_check, now inside it (tested first: IF EXISTS would say so on
@@ -619,7 +635,7 @@ DECLARE
   mid  int;
 BEGIN
   IF n < length(v) THEN
-    RETURN format('invalid URN: a URN key has no r-, q- or f-component, but one starts at byte %s', n);
+    RETURN 'invalid URN: a URN key has no r-, q- or f-component, but one starts at byte ' || n;
   ELSIF v = k THEN
     RETURN NULL;
   END IF;
@@ -634,7 +650,7 @@ BEGIN
       diff := mid;
     END IF;
   END LOOP;
-  RETURN format('invalid URN: not a canonical URN key: byte %s differs from the key', diff - 1);
+  RETURN 'invalid URN: not a canonical URN key: byte ' || diff - 1 || ' differs from the key';
 END
 $fn$;
 

@@ -16,6 +16,9 @@
 --                     character above U+FFFF shown escaped, as Rust's escape_unicode writes
 --                     it: a raised message is utf8mb3).
 --
+-- Rendered whole by urn-sql (src/mariadb/mod.rs) from this header and urn-core's tables
+-- (character classes, white space, message parts, key rules); a test holds it to them.
+--
 -- Why it looks like this (the urn-sql README's MariaDB section has the table pattern):
 -- * MariaDB refuses a stored function in a generated column, an indexed virtual column or a
 --   CHECK (ERROR 1901), and has no expression index. A keyed table's urn_key is a STORED
@@ -23,9 +26,9 @@
 --   urn_key_v1's body), which no client can write; its BEFORE INSERT and BEFORE UPDATE
 --   triggers run urn_check's statements when that key is NULL, so an invalid URN is refused
 --   with the parser's words, and a CHECK refuses a NULL key whatever else happens. A routine
---   compiles its regular expressions again on every call (28 us for
---   the URN pattern), a generated column once: the table's key costs a few microseconds a
---   row, where calling urn_key_v1 costs about 50.
+--   compiles its regular expressions again on every call, a generated column once: the
+--   table's key costs a few microseconds a row, where calling urn_key_v1 costs many times
+--   that (BENCHMARKS.md, MariaDB).
 -- * Everything compares byte for byte: parameters and variables are utf8mb4_nopad_bin (binary,
 --   and without PAD SPACE, which would make 'a ' equal 'a'), keys ascii_bin; under the
 --   default utf8mb4_general_ci, 'urn:ex:ABC' and 'urn:ex:abc' would be equal and REGEXP
@@ -67,8 +70,7 @@ BEGIN NOT ATOMIC
   END IF;
 END;
 
--- The routines, as urn-sql's src/mariadb renders them (a test holds this text to it).
-
+-- The routines, as urn-sql's src/mariadb renders them.
 -- urn_check(text): NULL for a valid RFC 8141 URN, otherwise the parser's message.
 SET STATEMENT sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION' FOR
 CREATE OR REPLACE FUNCTION urn_check(v LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin)
@@ -83,6 +85,7 @@ BEGIN
     DECLARE body VARCHAR(200) CHARACTER SET ascii COLLATE ascii_bin;
     DECLARE c VARCHAR(1) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin;
     DECLARE p BIGINT DEFAULT 1;
+    DECLARE q BIGINT;
     DECLARE cp BIGINT;
     IF v IS NULL THEN
       LEAVE check_urn;
@@ -94,7 +97,16 @@ BEGIN
     WHILE p <= 4 DO
       SET c = SUBSTRING(v, p, 1);
       IF c = '' OR LOWER(c) <> SUBSTRING('urn:', p, 1) THEN
-        SET problem = CONCAT('invalid URN: expected ''urn:'' at byte ', p - 1);
+        -- What comes before a URN rather than in it: a byte order mark, nothing, white space.
+        IF p = 1 AND LEFT(v, 1) = _utf8mb4 X'EFBBBF' COLLATE utf8mb4_nopad_bin THEN
+          SET problem = 'invalid URN: the input starts with a UTF-8 byte order mark (U+FEFF, bytes EF BB BF) at byte 0; remove it';
+        ELSEIF p = 1 AND v REGEXP _utf8mb4 X'5E283F2D696D737855295B092D0D20C285C2A0E19A80E280802DE2808AE280A82DE280A9E280AFE2819FE380805D2A24' THEN
+          SET problem = 'invalid URN: the input is empty or only whitespace (byte 0)';
+        ELSEIF p = 1 AND v REGEXP _utf8mb4 X'5E283F2D696D737855295B092D0D20C285C2A0E19A80E280802DE2808AE280A82DE280A9E280AFE2819FE380805D' THEN
+          SET problem = 'invalid URN: leading whitespace at byte 0 (a URN has none; trim the input)';
+        ELSE
+          SET problem = CONCAT('invalid URN: expected ''urn:'' at byte ', p - 1);
+        END IF;
         LEAVE check_urn;
       END IF;
       SET p = p + 1;
@@ -114,8 +126,7 @@ BEGIN
       ELSEIF LEFT(nid, 1) = '-' THEN
         SET problem = 'invalid URN: ''-'' at byte 4 cannot start the NID';
       ELSEIF CHAR_LENGTH(nid) < 2 THEN
-        SET problem = CONCAT('invalid URN: NID of ', CHAR_LENGTH(nid), ' character',
-                               IF(CHAR_LENGTH(nid) = 1, '', 's'), ' at byte 4: it must have 2 to 32');
+        SET problem = CONCAT('invalid URN: NID of ', CHAR_LENGTH(nid), ' character', IF(CHAR_LENGTH(nid) = 1, '', 's'), ' at byte 4: it must have 2 to 32');
       ELSEIF RIGHT(nid, 1) = '-' THEN
         SET problem = CONCAT('invalid URN: ''-'' at byte ', p - 2, ' cannot end the NID');
       END IF;
@@ -136,6 +147,7 @@ BEGIN
             LEAVE check_urn;
           END IF;
         END IF;
+        SET q = p;
         SET body = CASE comp
           WHEN 'NSS' THEN '^(?-imsxU)(?:[/A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f][0-9A-Fa-f])*'
           WHEN 'r-component' THEN '^(?-imsxU)(?:[/A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f][0-9A-Fa-f]|[?](?!=))*'
@@ -143,8 +155,7 @@ BEGIN
         SET p = p + CHAR_LENGTH(REGEXP_SUBSTR(SUBSTRING(v, p), body));
         SET c = SUBSTRING(v, p, 1);
         IF c = '%' THEN
-          SET problem = CONCAT('invalid URN: ''%'' at byte ', p - 1, ' in the ', comp,
-                                 ' must be followed by two hex digits');
+          SET problem = CONCAT('invalid URN: ''%'' at byte ', p - 1, ' in the ', comp, ' must be followed by two hex digits');
           LEAVE check_urn;
         ELSEIF c = '' THEN
           LEAVE check_urn;
@@ -165,11 +176,16 @@ BEGIN
         END IF;
       END LOOP components;
     END scan;
+    -- White space after a URN rather than in it: what comes before it is a URN when a component
+    -- has characters (the f-component may have none).
+    IF (p > q OR comp = 'f-component') AND SUBSTRING(v, p) REGEXP _utf8mb4 X'5E283F2D696D737855295B092D0D20C285C2A0E19A80E280802DE2808AE280A82DE280A9E280AFE2819FE380805D2B24' THEN
+      SET problem = CONCAT('invalid URN: trailing whitespace at byte ', p - 1, ' (a URN has none; trim the input)');
+      LEAVE check_urn;
+    END IF;
     -- The character as urn_core's messages show it (Rust's char::escape_debug for the
     -- characters a URN check meets).
     SET cp = CONV(HEX(CONVERT(c USING utf32)), 16, 10);
-    SET problem = CONCAT('invalid URN: ''',
-      CASE
+    SET problem = CONCAT('invalid URN: ''', CASE
         WHEN cp = 0 THEN CONCAT(CHAR(92 USING utf8mb4), '0')
         WHEN cp = 9 THEN CONCAT(CHAR(92 USING utf8mb4), 't')
         WHEN cp = 13 THEN CONCAT(CHAR(92 USING utf8mb4), 'r')
@@ -177,12 +193,9 @@ BEGIN
         WHEN cp = 92 THEN CONCAT(CHAR(92 USING utf8mb4), CHAR(92 USING utf8mb4))
         WHEN cp = 39 THEN CONCAT(CHAR(92 USING utf8mb4), '''')
         WHEN cp = 34 THEN CONCAT(CHAR(92 USING utf8mb4), '"')
-        WHEN cp < 32 OR cp BETWEEN 127 AND 159 OR cp = 173 OR cp BETWEEN 768 AND 879
-          OR cp BETWEEN 8203 AND 8207 OR cp BETWEEN 8232 AND 8238 OR cp BETWEEN 8288 AND 8292
-          OR cp = 65279 OR cp IN (160, 5760, 8239, 8287, 12288) OR cp BETWEEN 8192 AND 8202
+        WHEN cp BETWEEN 1 AND 8 OR cp BETWEEN 11 AND 12 OR cp BETWEEN 14 AND 31 OR cp BETWEEN 127 AND 159 OR cp = 160 OR cp = 173 OR cp BETWEEN 768 AND 879 OR cp = 5760 OR cp BETWEEN 8192 AND 8207 OR cp BETWEEN 8232 AND 8239 OR cp BETWEEN 8287 AND 8292 OR cp = 12288 OR cp = 65279
           THEN CONCAT(CHAR(92 USING utf8mb4), 'u{', LOWER(CONV(cp, 10, 16)), '}')
-        ELSE c END,
-      ''' at byte ', p - 1, ' is not allowed in the ', comp);
+        ELSE c END, ''' at byte ', p - 1, ' is not allowed in the ', comp);
   END check_urn;
   RETURN problem;
 END;
@@ -196,121 +209,21 @@ CREATE OR REPLACE FUNCTION urn_valid(v LONGTEXT CHARACTER SET utf8mb4 COLLATE ut
   COMMENT 'urn-sql mariadb 2: whether the text is a valid RFC 8141 URN'
 RETURN OCTET_LENGTH(v) <= 65536 AND LOCATE(CHAR(10 USING utf8mb4), v) = 0 AND v REGEXP '^(?-imsxU)[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]:([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f]{2})([A-Za-z0-9._~!$&''()*+,;=:@/-]|%[0-9A-Fa-f]{2})*([?][+]([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f]{2})([A-Za-z0-9._~!$&''()*+,;=:@/-]|%[0-9A-Fa-f]{2}|[?]+([A-Za-z0-9._~!$&''()*+,;:@/-]|%[0-9A-Fa-f]{2}))*[?]*)?([?]=([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f]{2})([A-Za-z0-9._~!$&''()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?(#([A-Za-z0-9._~!$&''()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$';
 
--- urn_refuse(text): raises SQLSTATE 45000 with the parser's message for the text.
+-- urn_refuse(text): raises SQLSTATE 45000 with urn_check's message for the text (a raised
+-- message is utf8mb3: a character above U+FFFF in it is written as Rust's escape_unicode
+-- writes it).
 SET STATEMENT sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION' FOR
 CREATE OR REPLACE PROCEDURE urn_refuse(v LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin)
   NO SQL SQL SECURITY INVOKER
   COMMENT 'urn-sql mariadb 2: raises SQLSTATE 45000 with the parser''s message'
 BEGIN
-  DECLARE problem VARCHAR(512) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin DEFAULT NULL;
-  check_urn: BEGIN
-    DECLARE nid LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin;
-    DECLARE comp VARCHAR(16) CHARACTER SET ascii COLLATE ascii_bin DEFAULT 'NSS';
-    DECLARE body VARCHAR(200) CHARACTER SET ascii COLLATE ascii_bin;
-    DECLARE c VARCHAR(1) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin;
-    DECLARE p BIGINT DEFAULT 1;
-    DECLARE cp BIGINT;
-    IF v IS NULL THEN
-      LEAVE check_urn;
-    END IF;
-    IF OCTET_LENGTH(v) > 65536 THEN
-      SET problem = 'invalid URN: longer than the maximum of 65536 bytes (byte 65536)';
-      LEAVE check_urn;
-    END IF;
-    WHILE p <= 4 DO
-      SET c = SUBSTRING(v, p, 1);
-      IF c = '' OR LOWER(c) <> SUBSTRING('urn:', p, 1) THEN
-        SET problem = CONCAT('invalid URN: expected ''urn:'' at byte ', p - 1);
-        LEAVE check_urn;
-      END IF;
-      SET p = p + 1;
-    END WHILE;
-    -- Leaving this block: character c at position p is not allowed in comp.
-    scan: BEGIN
-      SET nid = REGEXP_SUBSTR(SUBSTRING(v, 5), '^(?-imsxU)[A-Za-z0-9-]*');
-      SET p = 5 + CHAR_LENGTH(nid);
-      SET c = SUBSTRING(v, p, 1);
-      IF CHAR_LENGTH(nid) > 32 THEN
-        SET problem = CONCAT('invalid URN: NID of ', CHAR_LENGTH(nid), ' characters at byte 4: it must have 2 to 32');
-      ELSEIF c = '' THEN
-        SET problem = CONCAT('invalid URN: the NID must be followed by '':'' (byte ', p - 1, ')');
-      ELSEIF c <> ':' THEN
-        SET comp = 'NID';
-        LEAVE scan;
-      ELSEIF LEFT(nid, 1) = '-' THEN
-        SET problem = 'invalid URN: ''-'' at byte 4 cannot start the NID';
-      ELSEIF CHAR_LENGTH(nid) < 2 THEN
-        SET problem = CONCAT('invalid URN: NID of ', CHAR_LENGTH(nid), ' character',
-                               IF(CHAR_LENGTH(nid) = 1, '', 's'), ' at byte 4: it must have 2 to 32');
-      ELSEIF RIGHT(nid, 1) = '-' THEN
-        SET problem = CONCAT('invalid URN: ''-'' at byte ', p - 2, ' cannot end the NID');
-      END IF;
-      IF problem IS NOT NULL THEN
-        LEAVE check_urn;
-      END IF;
-      SET p = p + 1;
-      -- The NSS, then each component that follows: ?+r, ?=q, #f.
-      components: LOOP
-        SET c = SUBSTRING(v, p, 1);
-        IF comp <> 'f-component' THEN
-          IF c = '' OR c = '#' OR (c = '?' AND comp = 'NSS')
-             OR (c = '?' AND comp = 'r-component' AND SUBSTRING(v, p + 1, 1) = '=') THEN
-            SET problem = CONCAT('invalid URN: the ', comp, ' at byte ', p - 1, ' is empty');
-            LEAVE check_urn;
-          ELSEIF c IN ('/', '?') THEN
-            SET problem = CONCAT('invalid URN: ''', c, ''' at byte ', p - 1, ' cannot start the ', comp);
-            LEAVE check_urn;
-          END IF;
-        END IF;
-        SET body = CASE comp
-          WHEN 'NSS' THEN '^(?-imsxU)(?:[/A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f][0-9A-Fa-f])*'
-          WHEN 'r-component' THEN '^(?-imsxU)(?:[/A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f][0-9A-Fa-f]|[?](?!=))*'
-          ELSE '^(?-imsxU)(?:[/?A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f][0-9A-Fa-f])*' END;
-        SET p = p + CHAR_LENGTH(REGEXP_SUBSTR(SUBSTRING(v, p), body));
-        SET c = SUBSTRING(v, p, 1);
-        IF c = '%' THEN
-          SET problem = CONCAT('invalid URN: ''%'' at byte ', p - 1, ' in the ', comp,
-                                 ' must be followed by two hex digits');
-          LEAVE check_urn;
-        ELSEIF c = '' THEN
-          LEAVE check_urn;
-        ELSEIF c = '#' AND comp <> 'f-component' THEN
-          SET comp = 'f-component';
-          SET p = p + 1;
-        ELSEIF c = '?' AND comp = 'NSS' AND SUBSTRING(v, p + 1, 1) = '+' THEN
-          SET comp = 'r-component';
-          SET p = p + 2;
-        ELSEIF c = '?' AND comp IN ('NSS', 'r-component') AND SUBSTRING(v, p + 1, 1) = '=' THEN
-          SET comp = 'q-component';
-          SET p = p + 2;
-        ELSEIF c = '?' AND comp = 'NSS' THEN
-          SET problem = CONCAT('invalid URN: ''?'' at byte ', p - 1, ' must be followed by ''+'' or ''=''');
-          LEAVE check_urn;
-        ELSE
-          LEAVE scan;
-        END IF;
-      END LOOP components;
-    END scan;
-    -- The character as urn_core's messages show it (Rust's char::escape_debug for the
-    -- characters a URN check meets).
-    SET cp = CONV(HEX(CONVERT(c USING utf32)), 16, 10);
-    SET problem = CONCAT('invalid URN: ''',
-      CASE
-        WHEN cp = 0 THEN CONCAT(CHAR(92 USING utf8mb4), '0')
-        WHEN cp = 9 THEN CONCAT(CHAR(92 USING utf8mb4), 't')
-        WHEN cp = 13 THEN CONCAT(CHAR(92 USING utf8mb4), 'r')
-        WHEN cp = 10 THEN CONCAT(CHAR(92 USING utf8mb4), 'n')
-        WHEN cp = 92 THEN CONCAT(CHAR(92 USING utf8mb4), CHAR(92 USING utf8mb4))
-        WHEN cp = 39 THEN CONCAT(CHAR(92 USING utf8mb4), '''')
-        WHEN cp = 34 THEN CONCAT(CHAR(92 USING utf8mb4), '"')
-        WHEN cp < 32 OR cp BETWEEN 127 AND 159 OR cp = 173 OR cp BETWEEN 768 AND 879
-          OR cp BETWEEN 8203 AND 8207 OR cp BETWEEN 8232 AND 8238 OR cp BETWEEN 8288 AND 8292
-          OR cp = 65279 OR cp IN (160, 5760, 8239, 8287, 12288) OR cp BETWEEN 8192 AND 8202 OR cp > 65535
-          THEN CONCAT(CHAR(92 USING utf8mb4), 'u{', LOWER(CONV(cp, 10, 16)), '}')
-        ELSE c END,
-      ''' at byte ', p - 1, ' is not allowed in the ', comp);
-  END check_urn;
-  SET problem = COALESCE(problem, 'invalid URN');
+  DECLARE problem VARCHAR(512) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin DEFAULT COALESCE(urn_check(v), 'invalid URN');
+  DECLARE wide VARCHAR(1) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin
+    DEFAULT REGEXP_SUBSTR(problem, _utf8mb4 X'283F2D696D737855295B5C787B31303030307D2D5C787B3130464646467D5D');
+  IF wide <> '' THEN
+    SET problem = REPLACE(problem, wide, CONCAT(CHAR(92 USING utf8mb4), 'u{',
+      LOWER(CONV(HEX(CONVERT(wide USING utf32)), 16, 16)), '}'));
+  END IF;
   SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = problem;
 END;
 
