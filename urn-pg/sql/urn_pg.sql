@@ -1,6 +1,6 @@
 -- urn_pg: urn-sql's PostgreSQL objects, computed natively by urn-core.
 --
--- The same objects as urn-sql's portable migration (revision 3), with the same names,
+-- The same objects as urn-sql's portable migration (revision 4), with the same names,
 -- parameters, results and errors bit for bit: DOMAIN urn, DOMAIN urn_key, urn_key_v1(urn),
 -- urn_key_v1_inline(urn), urn_key_index(text), urn_key_index(urn_key), urn_check(text),
 -- urn_valid(text),
@@ -66,8 +66,8 @@ BEGIN
     WHERE p.pronamespace = adopt_schema_oid
       AND p.proname IN ('urn_check', 'urn_check_char', 'urn_valid', 'urn_key_v1',
                         'urn_key_v1_inline', 'urn_key_index', 'urn_rfc8141_key', 'urn_nid',
-                        'urn_nss', 'urn_raise_check_violation', 'urn_key_problem',
-                        'urn_domain_error', 'urn_key_domain_error')
+                        'urn_nss', 'urn_raise_check_violation', 'urn_key_problem', 'urn_domain_error',
+                        'urn_key_domain_error')
     ORDER BY 1
   LOOP
     IF NOT adopt_obj.fits THEN
@@ -222,7 +222,8 @@ CREATE OR REPLACE FUNCTION urn_nss(u urn) RETURNS text
   AS 'MODULE_PATHNAME', 'urn_nss_wrapper';
 COMMENT ON FUNCTION urn_nss(urn) IS 'The NSS as written (percent-encoding kept)';
 
--- urn_key_index keeps the portable SQL body, word for word: PostgreSQL inlines it into the
+-- urn_key_index has the portable SQL's body (both are rendered from one place: urn-sql's
+-- src/postgres/install.rs): PostgreSQL inlines it into the
 -- index expression, which costs less per inserted row than any function call (measured: a
 -- native version cost ~0.5 us more per row in a bulk load), and the long keys' digest
 -- (sha256, ~1 us) only runs beyond 2,048 bytes.

@@ -14,15 +14,79 @@ use crate::message::{self, Join};
 /// The template: the install's hand-written SQL, with a `@@name@@` line for each rendered part.
 const TEMPLATE: &str = include_str!("install.template.sql");
 
+/// urn_pg's install script (`urn-pg/sql/urn_pg.sql`), rendered whole from its template
+/// (`urn-pg/sql/urn_pg.template.sql`, read from the repository): the extension keeps the
+/// portable `urn_key_index` bodies, which PostgreSQL inlines into the keyed tables' indexes.
+pub(crate) fn render_urn_pg(template: &str) -> String {
+    template
+        .replacen("@@function_names@@", &function_names(), 1)
+        .replacen("@@urn_key_index_urn_key@@\n", &urn_key_index(false), 1)
+        .replacen("@@urn_key_index_text@@\n", &urn_key_index(true), 1)
+}
+
+/// The names of every function the portable install has made in any revision (the installs
+/// refuse another role's function of these names, and urn_pg adopts or drops them).
+const FUNCTION_NAMES: &[&str] = &[
+    "urn_check",
+    "urn_check_char",
+    "urn_valid",
+    "urn_key_v1",
+    "urn_key_v1_inline",
+    "urn_key_index",
+    "urn_rfc8141_key",
+    "urn_nid",
+    "urn_nss",
+    "urn_raise_check_violation",
+    "urn_key_problem",
+    "urn_domain_error",
+    "urn_key_domain_error",
+];
+
+/// [`FUNCTION_NAMES`] as an SQL list, four to a line.
+fn function_names() -> String {
+    FUNCTION_NAMES
+        .chunks(4)
+        .map(|names| {
+            names
+                .iter()
+                .map(|name| format!("'{name}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect::<Vec<_>>()
+        .join(",\n                        ")
+}
+
+/// `urn_key_index(urn_key)` (or with `text`, `urn_key_index(text)`): the value a keyed table's
+/// UNIQUE index stores, the key up to 2,048 bytes and its SHA-256 beyond. The `urn_key`
+/// version binds what revision 2's did (a session keeps an index's expression as it was
+/// inlined when first used: see the template).
+fn urn_key_index(text: bool) -> String {
+    let (param, value) = if text {
+        ("pg_catalog.text", "k")
+    } else {
+        ("urn_key", "k::pg_catalog.text")
+    };
+    format!(
+        "CREATE OR REPLACE FUNCTION urn_key_index(k {param}) RETURNS pg_catalog.text\n  \
+         LANGUAGE sql IMMUTABLE PARALLEL SAFE\n  \
+         RETURN CASE WHEN pg_catalog.octet_length(k) <= 2048 THEN {value}\n              \
+         ELSE 'sha256:' || pg_catalog.encode(pg_catalog.sha256(k::pg_catalog.bytea), 'hex') END;\n"
+    )
+}
+
 /// The whole migration.
 pub(crate) fn render() -> String {
-    let parts: [(&str, String); 6] = [
+    let parts: [(&str, String); 9] = [
         ("@@urn_check@@\n", check::urn_check()),
         ("@@urn_key_v1@@\n", key_functions::key_v1()),
         ("@@urn_key_v1_inline@@\n", key_functions::key_v1_inline()),
         ("@@urn_key_problem@@\n", urn_key_problem()),
         ("@@urn_syntax_check@@", urn_syntax_check()),
         ("@@urn_key_canonical_check@@", urn_key_canonical_check()),
+        ("@@urn_key_index_urn_key@@\n", urn_key_index(false)),
+        ("@@urn_key_index_text@@\n", urn_key_index(true)),
+        ("@@function_names@@", function_names()),
     ];
     let mut sql = TEMPLATE.to_owned();
     for (placeholder, part) in &parts {

@@ -350,14 +350,27 @@ mod tests {
             "/migrations/postgres/2026-11-23-000000_urn_types/up.sql"
         );
         let rendered = super::install::render();
+        // urn_pg's script, from its template (both in urn-pg/sql/).
+        let sql = concat!(env!("CARGO_MANIFEST_DIR"), "/../urn-pg/sql/");
+        let template = std::fs::read_to_string(format!("{sql}urn_pg.template.sql"))
+            .unwrap_or_else(|e| panic!("{sql}urn_pg.template.sql: {e}"));
+        let extension = super::install::render_urn_pg(&template);
         if std::env::var_os("URN_SQL_BLESS").is_some() {
             assert!(std::fs::write(path, &rendered).is_ok());
+            assert!(std::fs::write(format!("{sql}urn_pg.sql"), &extension).is_ok());
         }
         assert!(
             super::UP == rendered,
             "up.sql is not the rendering: URN_SQL_BLESS=1 cargo test -p urn-sql --lib postgres"
         );
-        assert!(!rendered.contains("@@"), "a part was not rendered");
+        let shipped = std::fs::read_to_string(format!("{sql}urn_pg.sql")).unwrap_or_default();
+        assert!(
+            shipped == extension,
+            "urn_pg.sql is not the rendering: URN_SQL_BLESS=1 cargo test -p urn-sql --lib postgres"
+        );
+        for text in [&rendered, &extension] {
+            assert!(!text.contains("@@"), "a part was not rendered");
+        }
         assert!(super::install_sql().starts_with("BEGIN;\n"));
         assert!(super::install_sql().contains("\nCOMMIT;\n"));
     }

@@ -176,8 +176,8 @@ BEGIN
     WHERE p.pronamespace = install_schema_oid
       AND p.proname IN ('urn_check', 'urn_check_char', 'urn_valid', 'urn_key_v1',
                         'urn_key_v1_inline', 'urn_key_index', 'urn_rfc8141_key', 'urn_nid',
-                        'urn_nss', 'urn_raise_check_violation', 'urn_key_problem',
-                        'urn_domain_error', 'urn_key_domain_error')
+                        'urn_nss', 'urn_raise_check_violation', 'urn_key_problem', 'urn_domain_error',
+                        'urn_key_domain_error')
     ORDER BY 1
   LOOP
     IF NOT install_obj.fits THEN
