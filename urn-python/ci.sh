@@ -9,12 +9,15 @@
 #                     when requirements-ci.txt changes
 #   CARGO_TARGET_DIR  the Rust target directory (default ~/.cache/urn-ci-target/python): the
 #                     Polars crates take most of the cold build
+# URNKIT_PROFILE: the cargo profile of the wheel and the oracle (default release; .ci/run sets
+# ci, release with lighter optimizations, see Cargo.toml).
 set -euo pipefail
 cd "$(dirname "$0")"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$cache/urn-ci-target/python}"
 export CARGO_TERM_COLOR=never
 venv="${URN_PYTHON_VENV:-$cache/urn-python-venv}"
+profile="${URNKIT_PROFILE:-release}"
 start=$SECONDS
 step() { echo "== urn-python/ci.sh +$((SECONDS - start))s: $*"; }
 
@@ -34,15 +37,15 @@ step "fmt, clippy"
 cargo fmt --all -- --check
 cargo clippy --quiet --workspace --all-targets -- -D warnings
 
-step "wheel (maturin, release, abi3)"
+step "wheel (maturin, profile $profile, abi3)"
 dist="$CARGO_TARGET_DIR/wheels-ci"
 rm -rf "$dist"
-"$venv/bin/maturin" build --release --quiet -o "$dist"
+"$venv/bin/maturin" build --profile "$profile" --quiet -o "$dist"
 "$python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$dist"/urnkit-*.whl
 
 step "oracle"
-cargo build --release --quiet -p urnkit-oracle
-export URNKIT_ORACLE="$CARGO_TARGET_DIR/release/urnkit-oracle"
+cargo build --profile "$profile" --quiet -p urnkit-oracle
+export URNKIT_ORACLE="$CARGO_TARGET_DIR/$profile/urnkit-oracle"
 
 step "pytest"
 # From outside the source tree, so the installed wheel is what is tested.

@@ -42,6 +42,14 @@ unset CARGO_TARGET_DIR
 # urn-core and urn-sql. Their path dependencies take precedence over the patches while they are
 # packaged, and cargo records that in their Cargo.lock: the lock file is put back afterwards,
 # and nothing else of theirs may be uncommitted.
+# The directory under URN_CI_TARGETS where .ci/run builds the crate of `dir`.
+target_of() {
+    case "$1" in
+        urn-arrow | urn-datafusion) echo datafusion ;;
+        *) echo "package-$1" ;;
+    esac
+}
+
 package_separate() {
     local dir=$1
     shift
@@ -53,9 +61,10 @@ package_separate() {
     fi
     local lock target
     lock="$(mktemp)"
-    # URN_CI_TARGETS (set by .ci/run): a target directory outside the clone, which later runs
-    # reuse (verifying urn-datafusion's package builds DataFusion).
-    target="${URN_CI_TARGETS:+$URN_CI_TARGETS/package-$dir}"
+    # URN_CI_TARGETS (set by .ci/run): the target directory outside the clone that .ci/run's
+    # step for the crate builds in too (verifying urn-datafusion's package builds DataFusion),
+    # and which later runs reuse.
+    target="${URN_CI_TARGETS:+$URN_CI_TARGETS/$(target_of "$dir")}"
     target="${target:-$dir/target}"
     cp "$dir/Cargo.lock" "$lock"
     cargo package --manifest-path "$dir/Cargo.toml" --target-dir "$target" --allow-dirty "$@"
@@ -67,7 +76,9 @@ package_separate() {
 mapfile -t sqlite_ext < <(patches urn-core urn-sql)
 package_separate urn-sqlite-ext "${sqlite_ext[@]}"
 mapfile -t core_only < <(patches urn-core)
-package_separate urn-datafusion "${core_only[@]}"
+package_separate urn-arrow "${core_only[@]}"
+mapfile -t core_and_arrow < <(patches urn-core urn-arrow)
+package_separate urn-datafusion "${core_and_arrow[@]}"
 # urn-pg's verification would need PostgreSQL's headers and cargo-pgrx's configuration:
 # .ci/run's urn-pg step builds it from this package with `cargo pgrx package`.
 package_separate urn-pg --no-verify "${core_only[@]}"

@@ -9,7 +9,7 @@ use core::ops::Deref;
 use core::str::FromStr;
 
 use crate::error::FromStringError;
-use crate::namespaces::{KnownNamespace, NamespaceError, known_namespaces};
+use crate::namespaces::{KnownNamespace, NamespaceError};
 use crate::{ParseError, Urn, UrnRef};
 
 /// A namespace that [`NsUrn`] can be restricted to. Implement it (or use [`namespace!`](crate::namespace))
@@ -413,7 +413,7 @@ macro_rules! declare_markers {
     };
 }
 
-known_namespaces!(declare_markers);
+crate::known_namespaces!(declare_markers);
 
 #[cfg(test)]
 mod tests {
@@ -498,7 +498,7 @@ mod tests {
                 }
             };
         }
-        known_namespaces!(by_marker)
+        crate::known_namespaces!(by_marker)
     }
 
     /// The typed literal's check and the run-time one agree on `text`, and so do the messages.

@@ -24,4 +24,4 @@ macro_rules! reexport_aliases {
     };
 }
 
-crate::namespaces::known_namespaces!(reexport_aliases);
+crate::known_namespaces!(reexport_aliases);

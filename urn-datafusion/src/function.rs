@@ -1,13 +1,16 @@
 //! One function type for every URN function: what it computes ([`Operation`]), what it does
-//! with text that is not a URN ([`OnInvalid`]), its answer for one value and the error it
-//! raises. DataFusion's `ScalarUDFImpl` for it is in [`crate::udf`]; the per-row work is
-//! [`crate::strings`].
+//! with text that is not a URN ([`OnInvalid`]), and its name and signature. DataFusion's
+//! `ScalarUDFImpl` for it is in [`crate::udf`]; the per-row work is urn-arrow's kernel, shared
+//! with urnkit ([`crate::strings`] maps DataFusion's values onto it).
 
 use std::sync::Arc;
 
-use datafusion_common::{DataFusionError, Result};
+use datafusion_common::DataFusionError;
 use datafusion_expr::{ScalarUDF, Signature, Volatility};
-use urn_core::{ParseError, UrnRef};
+use urn_arrow::Op;
+use urn_core::{KeyRules, ParseError};
+
+pub use urn_arrow::OnInvalid;
 
 /// What a function computes from one URN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,13 +30,18 @@ pub enum Operation {
     Valid,
 }
 
-/// What a function does with text that is not a URN.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OnInvalid {
-    /// Fails the query with the value and the parser's message (the SQL functions' behaviour).
-    Error,
-    /// Returns NULL for that row (the `try_` forms, like Spark's `try_cast`).
-    Null,
+impl Operation {
+    /// The kernel's op.
+    pub(crate) fn op(self) -> Op {
+        match self {
+            Operation::KeyV1 => Op::Key(KeyRules::V1),
+            Operation::Rfc8141Key => Op::Rfc8141Key,
+            Operation::Nid => Op::Nid,
+            Operation::Nss => Op::Nss,
+            Operation::Check => Op::Message,
+            Operation::Valid => Op::IsValid,
+        }
+    }
 }
 
 /// A URN function of one string argument. Every layout DataFusion produces is accepted
@@ -106,74 +114,24 @@ impl UrnFunction {
         self.operation != Operation::Valid
     }
 
-    /// The function's answer for one value: `Ok(Some(text))`, `Ok(None)` for NULL (or, for
-    /// `Valid`, the flag in [`Answer::Flag`]), or the error naming the value.
-    pub(crate) fn answer<'a>(&self, text: &'a str) -> Result<Answer<'a>> {
-        let parsed = UrnRef::parse(text);
-        Ok(match (self.operation, parsed) {
-            (Operation::Valid, parsed) => Answer::Flag(parsed.is_ok()),
-            (Operation::Check, Ok(_)) => Answer::Null,
-            (Operation::Check, Err(e)) => Answer::Owned(e.to_string()),
-            (_, Err(e)) => match self.on_invalid {
-                OnInvalid::Null => Answer::Null,
-                OnInvalid::Error => return Err(invalid(self.name, text, &e)),
-            },
-            (Operation::KeyV1, Ok(urn)) => Answer::Key(urn.key()),
-            (Operation::Rfc8141Key, Ok(urn)) => Answer::Key(urn.rfc8141_key()),
-            (Operation::Nid, Ok(urn)) => Answer::Borrowed(urn.nid()),
-            (Operation::Nss, Ok(urn)) => Answer::Borrowed(urn.nss()),
-        })
-    }
-}
-
-/// One value's result, borrowed from the input where it can be (no allocation per row for a
-/// key that is its URN, or a NID or NSS; short keys are built inline).
-pub(crate) enum Answer<'a> {
-    Null,
-    Flag(bool),
-    Borrowed(&'a str),
-    Key(urn_core::UrnKey<'a>),
-    Owned(String),
-}
-
-impl Answer<'_> {
-    /// The text of a text answer.
-    pub(crate) fn text(&self) -> Option<&str> {
-        match self {
-            Answer::Borrowed(s) => Some(s),
-            Answer::Key(k) => Some(k.as_str()),
-            Answer::Owned(s) => Some(s),
-            Answer::Null | Answer::Flag(_) => None,
+    /// The error of the kernel, as this function's: for text that is not a URN, the function,
+    /// the value as an SQL literal and the parser's message, e.g. `urn_key_v1('urn:example:a%zz'):
+    /// invalid URN: '%' at byte 13 in the NSS must be followed by two hex digits`.
+    pub(crate) fn error(&self, e: urn_arrow::Error) -> DataFusionError {
+        match e {
+            urn_arrow::Error::Invalid { value, error } => invalid(self.name, &value, &error),
+            other => DataFusionError::Execution(format!("{}(): {other}", self.name)),
         }
     }
 }
 
 /// The error of a strict function on text that is not a URN: the function, the value as an
-/// SQL literal (its first 200 bytes; control characters escaped), the parser's message, e.g.
-/// `urn_key_v1('urn:example:a%zz'): invalid URN: '%' at byte 13 in the NSS must be followed by
-/// two hex digits`. No double quotes or backslashes of its own, so the text survives the
-/// Debug formatting Ballista wraps executor errors in.
+/// SQL literal (its first 200 bytes; control characters escaped), the parser's message. No
+/// double quotes or backslashes of its own, so the text survives the Debug formatting Ballista
+/// wraps executor errors in.
 pub(crate) fn invalid(function: &str, text: &str, error: &ParseError) -> DataFusionError {
-    DataFusionError::Execution(format!("{function}({}): {error}", sql_literal(text)))
-}
-
-/// `text` as an SQL string literal for a message: `'` doubled, control characters as
-/// `\u{…}`, cut after 200 bytes with `…`.
-fn sql_literal(text: &str) -> String {
-    const SHOWN: usize = 200;
-    let mut out = String::with_capacity(text.len().min(SHOWN) + 8);
-    out.push('\'');
-    for (at, c) in text.char_indices() {
-        if at >= SHOWN {
-            out.push('…');
-            break;
-        }
-        match c {
-            '\'' => out.push_str("''"),
-            c if c.is_control() => out.extend(c.escape_unicode()),
-            c => out.push(c),
-        }
-    }
-    out.push('\'');
-    out
+    DataFusionError::Execution(format!(
+        "{function}({}): {error}",
+        urn_arrow::sql_literal(text)
+    ))
 }

@@ -7,13 +7,14 @@
 //!   the `UrnError` raised with the Rust error kind, byte offset and message;
 //! - [`arrow`]: the same over Arrow string arrays (C Data Interface, read without copying);
 //! - [`polars_expr`]: the same as a Polars expression plugin (this library is the plugin);
-//! - [`kernel`]: the per-value answers the two columnar layers share;
+//! - [`ops`]: the columnar operations by name, one list for Arrow, Polars and Python (the
+//!   per-value work of both is urn-arrow's, shared with urn-datafusion);
 //! - [`text`]: a Python `str` read as UTF-8, without a copy where the interpreter allows it.
 
 use pyo3::prelude::*;
 
 pub mod arrow;
-pub mod kernel;
+pub mod ops;
 pub mod polars_expr;
 pub mod scalar;
 pub mod text;
@@ -37,6 +38,7 @@ fn json_schema(nid: Option<&str>) -> PyResult<String> {
 fn _urnkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     scalar::register(m)?;
     arrow::register(m)?;
+    ops::register(m)?;
     m.add_function(wrap_pyfunction!(json_schema, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -19,7 +19,9 @@ use polars_core::prelude::*;
 use polars_error::polars_err;
 use polars_ffi::version_0::{CallerContext, SeriesExport, export_series, import_series_buffer};
 
-use crate::kernel::{self, Op};
+use urn_arrow::{Answer, Op, answer, offset_i64};
+
+use crate::ops::operations;
 
 thread_local! {
     /// The message of the last error on this thread, which Polars asks for after a call that
@@ -105,7 +107,7 @@ unsafe fn output_field(
 
 /// Exports a plugin function `$name` (symbols `_polars_plugin_$name`, `_polars_plugin_field_$name`).
 macro_rules! plugin_function {
-    ($doc:literal, $export:ident, $field_export:ident, $compute:expr, $field:expr) => {
+    ($doc:expr, $export:ident, $field_export:ident, $compute:expr, $field:expr) => {
         #[doc = $doc]
         ///
         /// # Safety
@@ -161,8 +163,11 @@ fn texts(op: Op, inputs: &[Series]) -> PolarsResult<Series> {
     let chunks = ca.downcast_iter().map(|array| {
         let mut out = MutableBinaryViewArray::<str>::with_capacity(array.len());
         for value in array.iter() {
-            match value.and_then(|v| kernel::text(op, v)) {
-                Some(text) => out.push_value(text.as_str()),
+            match value.map(|v| answer(op, v)) {
+                Some(answer) => match answer.text() {
+                    Some(text) => out.push_value(text),
+                    None => out.push_null(),
+                },
                 None => out.push_null(),
             }
         }
@@ -178,7 +183,7 @@ fn flags(inputs: &[Series]) -> PolarsResult<Series> {
     let chunks = ca.downcast_iter().map(|array| {
         array
             .iter()
-            .map(|value| value.map(kernel::is_valid))
+            .map(|value| value.map(|v| matches!(answer(Op::IsValid, v), Answer::Flag(true))))
             .collect::<BooleanArray>()
     });
     Ok(BooleanChunked::from_chunk_iter(ca.name().clone(), chunks).into_series())
@@ -195,12 +200,17 @@ fn check_dtype() -> DataType {
 /// `check`: the parse error's kind and byte offset, null for a valid URN and for a null.
 fn problems(inputs: &[Series]) -> PolarsResult<Series> {
     let ca = strings(inputs)?;
-    let problems: Vec<Option<(&'static str, usize)>> =
-        ca.iter().map(|v| v.and_then(kernel::problem)).collect();
+    let problems: Vec<Option<(&'static str, usize)>> = ca
+        .iter()
+        .map(|v| match v.map(|v| answer(Op::Problem, v)) {
+            Some(Answer::Invalid(e)) => Some((e.kind().name(), e.offset())),
+            _ => None,
+        })
+        .collect();
     let kinds: StringChunked = problems.iter().map(|p| p.map(|(kind, _)| kind)).collect();
     let offsets: Int64Chunked = problems
         .iter()
-        .map(|p| p.map(|(_, offset)| kernel::offset_i64(offset)))
+        .map(|p| p.map(|(_, offset)| offset_i64(offset)))
         .collect();
     let fields = [
         kinds.with_name("kind".into()).into_series(),
@@ -214,38 +224,34 @@ fn problems(inputs: &[Series]) -> PolarsResult<Series> {
     Ok(out.with_outer_validity(Some(validity)).into_series())
 }
 
-plugin_function!(
-    "`urn.key()`: the canonical key, null for an invalid URN.",
-    _polars_plugin_urn_key,
-    _polars_plugin_field_urn_key,
-    |inputs| texts(Op::Key, inputs),
-    |fields| named(fields, DataType::String)
-);
-plugin_function!(
-    "`urn.nid()`: the NID as written, null for an invalid URN.",
-    _polars_plugin_urn_nid,
-    _polars_plugin_field_urn_nid,
-    |inputs| texts(Op::Nid, inputs),
-    |fields| named(fields, DataType::String)
-);
-plugin_function!(
-    "`urn.nss()`: the NSS as written, null for an invalid URN.",
-    _polars_plugin_urn_nss,
-    _polars_plugin_field_urn_nss,
-    |inputs| texts(Op::Nss, inputs),
-    |fields| named(fields, DataType::String)
-);
-plugin_function!(
-    "`urn.is_valid()`: whether the value is a URN (a null stays null).",
-    _polars_plugin_urn_is_valid,
-    _polars_plugin_field_urn_is_valid,
-    flags,
-    |fields| named(fields, DataType::Boolean)
-);
-plugin_function!(
-    "`urn.check()`: the error kind and byte offset, null for a valid URN.",
-    _polars_plugin_urn_check,
-    _polars_plugin_field_urn_check,
-    problems,
-    |fields| named(fields, check_dtype())
-);
+/// `op` over the input column: its text, flag or problem per value.
+fn compute(op: Op, inputs: &[Series]) -> PolarsResult<Series> {
+    match op {
+        Op::IsValid => flags(inputs),
+        Op::Problem => problems(inputs),
+        _ => texts(op, inputs),
+    }
+}
+
+/// The output field of `op` over the input column.
+fn field(op: Op, inputs: &[Field]) -> PolarsResult<Field> {
+    match op {
+        Op::IsValid => named(inputs, DataType::Boolean),
+        Op::Problem => named(inputs, check_dtype()),
+        _ => named(inputs, DataType::String),
+    }
+}
+
+/// One plugin function per operation of [`crate::ops`].
+macro_rules! plugin_functions {
+    ($($name:ident => $op:expr, $symbol:ident, $field:ident, $doc:literal;)*) => {
+        $(plugin_function!(
+            concat!("`urn.", stringify!($name), "()`: ", $doc, "."),
+            $symbol,
+            $field,
+            |inputs| compute($op, inputs),
+            |fields| field($op, fields)
+        );)*
+    };
+}
+operations!(plugin_functions);

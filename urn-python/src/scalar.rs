@@ -311,13 +311,14 @@ fn is_valid(text: &Bound<'_, PyString>, syntax: &str) -> PyResult<bool> {
     Ok(UrnRef::parse_with(&utf8(text)?, self::syntax(syntax)?).is_ok())
 }
 
-/// Declares one Python class per known namespace, a subclass of `Urn` over urn-core's typed
-/// alias, and [`TYPED_NIDS`] (exported as `TYPED_NIDS`; `tests/test_scalar.py` holds it to
-/// `KnownNamespace::ALL` as the oracle prints it).
+/// Declares one Python class per known namespace (the rows of urn-core's table,
+/// `urn_core::known_namespaces!`), a subclass of `Urn` over urn-core's typed alias, and
+/// [`TYPED_CLASSES`] (exported as `TYPED_CLASSES`: the generated parts of `urnkit/__init__.py`
+/// and `_urnkit.pyi` are held to it by a test).
 macro_rules! typed_urns {
-    ($($class:ident = $alias:ident, $nid:literal;)*) => {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident, $class:ident;)*) => {
         $(
-            #[doc = concat!("A URN in the `", $nid, "` namespace whose NSS keeps that namespace's rules (urn-core's `", stringify!($alias), "`).")]
+            #[doc = concat!("A URN whose NSS keeps its namespace's rules (urn-core's `", stringify!($class), "`).")]
             #[pyclass(module = "urnkit", extends = PyUrn, frozen)]
             pub struct $class;
 
@@ -326,19 +327,21 @@ macro_rules! typed_urns {
                 #[new]
                 fn new(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<PyClassInitializer<Self>> {
                     let urn = PyUrn::keeping(text, Syntax::Rfc8141, |utf8| {
-                        urn_core::$alias::parse(utf8).map(drop).map_err(|e| ns_urn_error(py, &e))
+                        urn_core::$class::parse(utf8).map(drop).map_err(|e| ns_urn_error(py, &e))
                     })?;
                     Ok(PyClassInitializer::from(urn).add_subclass($class))
                 }
 
                 /// The namespace this class requires (lower case).
                 #[classattr]
-                const NID: &'static str = $nid;
+                const NID: &'static str = urn_core::KnownNamespace::$variant.nid();
             }
         )*
 
-        /// The NIDs of the typed classes, in declaration order.
-        pub const TYPED_NIDS: &[&str] = &[$($nid),*];
+        /// The typed classes, with their NIDs, in the table's order.
+        pub const TYPED_CLASSES: &[(&str, &str)] = &[
+            $((stringify!($class), urn_core::KnownNamespace::$variant.nid())),*
+        ];
 
         fn register_typed(m: &Bound<'_, PyModule>) -> PyResult<()> {
             $(m.add_class::<$class>()?;)*
@@ -347,18 +350,7 @@ macro_rules! typed_urns {
     };
 }
 
-typed_urns! {
-    UuidUrn = UuidUrn, "uuid";
-    IsbnUrn = IsbnUrn, "isbn";
-    IssnUrn = IssnUrn, "issn";
-    IetfUrn = IetfUrn, "ietf";
-    OidUrn = OidUrn, "oid";
-    NbnUrn = NbnUrn, "nbn";
-    LexUrn = LexUrn, "lex";
-    MpegUrn = MpegUrn, "mpeg";
-    OgcUrn = OgcUrn, "ogc";
-    ExampleUrn = ExampleUrn, "example";
-}
+urn_core::known_namespaces!(typed_urns);
 
 /// Adds the scalar API to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -367,7 +359,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(key, m)?)?;
     m.add_function(wrap_pyfunction!(is_valid, m)?)?;
-    m.add("TYPED_NIDS", TYPED_NIDS.to_vec())?;
+    m.add("TYPED_CLASSES", TYPED_CLASSES.to_vec())?;
     m.add("WRONG_NAMESPACE", WRONG_NAMESPACE)?;
     m.add("INVALID_NSS", INVALID_NSS)?;
     Ok(())

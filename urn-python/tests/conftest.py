@@ -71,7 +71,9 @@ class Oracle:
             [self.path, "corpus", str(proptest_count)], check=True, capture_output=True,
             text=True, encoding="utf-8",
         ).stdout
-        return [json.loads(line) for line in out.splitlines()]
+        # Lines end at "\n" only (str.splitlines would also split at U+2028 or U+0085, which a
+        # JSON string holds unescaped).
+        return [json.loads(line) for line in out.split("\n") if line]
 
     def namespaces(self) -> List[str]:
         """The NIDs of urn-core's ``KnownNamespace::ALL``."""

@@ -94,6 +94,17 @@ def test_sliced_input(oracle: Oracle) -> None:
     assert urnkit.arrow.key(array.slice(1, 3)).to_pylist() == want
 
 
+def test_dictionaries_keep_their_keys() -> None:
+    # The kernel urn-datafusion runs too: each distinct value computed once, the keys kept.
+    values = pa.array(["URN:ISBN:0-395-36341-1", "urn:example:a b", None, "URN:ISBN:0-395-36341-1"])
+    encoded = values.dictionary_encode()
+    keys = urnkit.arrow.key(encoded)
+    assert pa.types.is_dictionary(keys.type)
+    assert keys.to_pylist() == ["urn:isbn:0395363411", None, None, "urn:isbn:0395363411"]
+    assert urnkit.arrow.is_valid(encoded).to_pylist() == [True, False, None, True]
+    assert urnkit.arrow.check(encoded).to_pylist()[1] == {"kind": "invalid_char", "offset": 13}
+
+
 def test_other_types_are_refused() -> None:
     with pytest.raises(TypeError, match="string, large_string or string_view"):
         urnkit.arrow.key(pa.array([1, 2]))

@@ -97,7 +97,7 @@ def test_one_typed_class_per_known_namespace(oracle: Oracle, answers: Dict[str, 
     known = sorted(oracle.namespaces())
     exported = [v for v in vars(urnkit).values() if isinstance(v, type) and issubclass(v, Urn)]
     assert sorted(c.NID for c in exported if c.NID) == known
-    assert sorted(urnkit._urnkit.TYPED_NIDS) == known
+    assert sorted(nid for _, nid in urnkit._urnkit.TYPED_CLASSES) == known
     assert sorted(c.NID for c in TYPED if c.NID) == known
     assert sorted(next(iter(answers.values()))["typed"]) == known
     for cls in TYPED:

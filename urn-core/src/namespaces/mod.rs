@@ -101,7 +101,12 @@ pub(crate) struct Spec {
 
 /// The one table of known namespaces: a row per namespace, naming its [`KnownNamespace`]
 /// variant (with the variant's documentation), the module that declares its [`Spec`], and
-/// its typed alias. Passes the rows to the macro `$then`, so each list is derived from here.
+/// its typed alias. Passes the rows to the macro `$then` (`$(#[doc] Variant => module,
+/// Alias;)*`), so each list is derived from here: in this crate, and in the bindings that
+/// declare something per namespace (urnkit's classes), which call
+/// `urn_core::known_namespaces!(their_macro)` and use the variant and the alias.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! known_namespaces {
     ($then:ident) => {
         $then! {
@@ -133,7 +138,6 @@ macro_rules! known_namespaces {
         }
     };
 }
-pub(crate) use known_namespaces;
 
 /// Declares [`KnownNamespace`] and its table lookups from the rows of [`known_namespaces!`].
 macro_rules! declare_known_namespace {
@@ -186,7 +190,7 @@ macro_rules! declare_known_namespace {
     };
 }
 
-known_namespaces!(declare_known_namespace);
+crate::known_namespaces!(declare_known_namespace);
 
 impl KnownNamespace {
     /// The namespace of a NID (compared case-insensitively).

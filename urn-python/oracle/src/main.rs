@@ -46,19 +46,23 @@ fn ns_error(e: &NsUrnError) -> Value {
     }
 }
 
-/// Each typed alias's verdict on `text`: `null` when accepted, else the error.
-macro_rules! typed {
-    ($text:expr, $($nid:literal => $alias:ident),*) => {{
-        let mut map = serde_json::Map::new();
-        $(
-            let verdict = match urn_core::$alias::parse($text) {
-                Ok(_) => Value::Null,
-                Err(e) => ns_error(&e),
-            };
-            map.insert($nid.to_owned(), verdict);
-        )*
-        Value::Object(map)
-    }};
+/// Each typed alias's verdict on `text` (urn-core's table of namespaces): `null` when
+/// accepted, else the error.
+fn typed(text: &str) -> Value {
+    let mut map = serde_json::Map::new();
+    macro_rules! each {
+        ($($(#[$doc:meta])* $variant:ident => $module:ident, $alias:ident;)*) => {
+            $(
+                let verdict = match urn_core::$alias::parse(text) {
+                    Ok(_) => Value::Null,
+                    Err(e) => ns_error(&e),
+                };
+                map.insert(urn_core::KnownNamespace::$variant.nid().to_owned(), verdict);
+            )*
+        };
+    }
+    urn_core::known_namespaces!(each);
+    Value::Object(map)
 }
 
 /// What urn-core says of `text`.
@@ -67,10 +71,7 @@ fn answer(text: &str) -> Value {
         Ok(u) => json!({"valid": true, "key": u.key().as_str(), "error": null}),
         Err(e) => json!({"valid": false, "key": null, "error": parse_error(&e)}),
     };
-    let typed = typed!(text,
-        "uuid" => UuidUrn, "isbn" => IsbnUrn, "issn" => IssnUrn, "ietf" => IetfUrn,
-        "oid" => OidUrn, "nbn" => NbnUrn, "lex" => LexUrn, "mpeg" => MpegUrn, "ogc" => OgcUrn,
-        "example" => ExampleUrn);
+    let typed = typed(text);
     match Urn::parse(text) {
         Ok(u) => {
             let problem = u.validate_namespace().err().map(

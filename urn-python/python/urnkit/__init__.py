@@ -13,6 +13,7 @@ classes are pydantic v2 field types when pydantic is installed.
 from __future__ import annotations
 
 from ._errors import UrnError
+# BEGIN GENERATED (imports: tests/test_generated.py)
 from ._urnkit import (
     ExampleUrn,
     IetfUrn,
@@ -30,7 +31,9 @@ from ._urnkit import (
     key,
     parse,
 )
+# END GENERATED
 
+# BEGIN GENERATED (__all__: tests/test_generated.py)
 __all__ = [
     "ExampleUrn",
     "IetfUrn",
@@ -49,3 +52,4 @@ __all__ = [
     "key",
     "parse",
 ]
+# END GENERATED

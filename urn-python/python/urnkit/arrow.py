@@ -26,9 +26,6 @@ else:
     except ImportError:  # without pyarrow: any Arrow C Data Interface object
         Array = ChunkedArray = Any
 
-__all__ = ["check", "is_valid", "key", "nid", "nss"]
-
-
 def _run(operation: str, values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
     if hasattr(values, "__arrow_c_array__"):
         return _urnkit.arrow_array(operation, values)  # type: ignore[no-any-return]
@@ -40,12 +37,16 @@ def _run(operation: str, values: Union[Array, ChunkedArray]) -> Union[Array, Chu
     )
 
 
+# BEGIN GENERATED (functions: tests/test_generated.py)
+__all__ = ["check", "is_valid", "key", "nid", "nss"]
+
+
 @overload
 def key(values: ChunkedArray) -> ChunkedArray: ...
 @overload
 def key(values: Array) -> Array: ...
 def key(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
-    """The canonical key of each value (rules V1), null for an invalid URN; same string type."""
+    """The canonical key, null for an invalid URN."""
     return _run("key", values)
 
 
@@ -54,7 +55,7 @@ def is_valid(values: ChunkedArray) -> ChunkedArray: ...
 @overload
 def is_valid(values: Array) -> Array: ...
 def is_valid(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
-    """Whether each value is a URN (RFC 8141), as ``bool``."""
+    """Whether the value is a URN (RFC 8141)."""
     return _run("is_valid", values)
 
 
@@ -63,7 +64,7 @@ def nid(values: ChunkedArray) -> ChunkedArray: ...
 @overload
 def nid(values: Array) -> Array: ...
 def nid(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
-    """The NID of each value as written, null for an invalid URN."""
+    """The NID as written, null for an invalid URN."""
     return _run("nid", values)
 
 
@@ -72,7 +73,7 @@ def nss(values: ChunkedArray) -> ChunkedArray: ...
 @overload
 def nss(values: Array) -> Array: ...
 def nss(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
-    """The NSS of each value as written, null for an invalid URN."""
+    """The NSS as written, null for an invalid URN."""
     return _run("nss", values)
 
 
@@ -81,6 +82,6 @@ def check(values: ChunkedArray) -> ChunkedArray: ...
 @overload
 def check(values: Array) -> Array: ...
 def check(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
-    """Why each value is not a URN: ``struct<kind: string, offset: int64>`` (the Rust error
-    kind in snake_case and the byte offset), null for a valid URN and for a null."""
+    """Why the value is not a URN: struct{kind: str, offset: i64}, null for a valid URN."""
     return _run("check", values)
+# END GENERATED

@@ -23,14 +23,13 @@ from polars.plugins import register_plugin_function
 
 from . import _urnkit
 
-__all__ = ["UrnNamespace", "check", "is_valid", "key", "nid", "nss"]
-
 _LIBRARY = Path(_urnkit.__file__)
 
 IntoExpr = Union[pl.Expr, str]
 
 
 def _call(function: str, expr: IntoExpr) -> pl.Expr:
+    """The plugin function ``function`` (``_polars_plugin_<function>`` in the library)."""
     return register_plugin_function(
         plugin_path=_LIBRARY,
         function_name=function,
@@ -39,29 +38,32 @@ def _call(function: str, expr: IntoExpr) -> pl.Expr:
     )
 
 
+# BEGIN GENERATED (functions: tests/test_generated.py)
+__all__ = ["UrnNamespace", "check", "is_valid", "key", "nid", "nss"]
+
+
 def key(expr: IntoExpr) -> pl.Expr:
-    """The canonical key of each value (rules V1), null for an invalid URN."""
+    """The canonical key, null for an invalid URN."""
     return _call("urn_key", expr)
 
 
 def is_valid(expr: IntoExpr) -> pl.Expr:
-    """Whether each value is a URN (RFC 8141)."""
+    """Whether the value is a URN (RFC 8141)."""
     return _call("urn_is_valid", expr)
 
 
 def nid(expr: IntoExpr) -> pl.Expr:
-    """The NID of each value as written, null for an invalid URN."""
+    """The NID as written, null for an invalid URN."""
     return _call("urn_nid", expr)
 
 
 def nss(expr: IntoExpr) -> pl.Expr:
-    """The NSS of each value as written, null for an invalid URN."""
+    """The NSS as written, null for an invalid URN."""
     return _call("urn_nss", expr)
 
 
 def check(expr: IntoExpr) -> pl.Expr:
-    """Why each value is not a URN: ``struct{kind: str, offset: i64}`` (the Rust error kind
-    in snake_case and the byte offset), null for a valid URN and for a null."""
+    """Why the value is not a URN: struct{kind: str, offset: i64}, null for a valid URN."""
     return _call("urn_check", expr)
 
 
@@ -77,7 +79,7 @@ class UrnNamespace:
         return key(self._expr)
 
     def is_valid(self) -> pl.Expr:
-        """Whether the value is a URN."""
+        """Whether the value is a URN (RFC 8141)."""
         return is_valid(self._expr)
 
     def nid(self) -> pl.Expr:
@@ -89,5 +91,6 @@ class UrnNamespace:
         return nss(self._expr)
 
     def check(self) -> pl.Expr:
-        """The error kind and byte offset, null for a valid URN."""
+        """Why the value is not a URN: struct{kind: str, offset: i64}, null for a valid URN."""
         return check(self._expr)
+# END GENERATED

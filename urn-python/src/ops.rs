@@ -1,0 +1,78 @@
+//! The columnar operations by name: the one list that the Arrow entry points (by name), the
+//! Polars plugin (one exported function per operation) and the Python wrappers read
+//! (`_urnkit.OPERATIONS`: `urnkit.arrow` and `urnkit.polars` are generated from it, and a test
+//! holds them to it). Each computes urn-arrow's op.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use urn_arrow::Op;
+use urn_core::KeyRules;
+
+/// Calls `$then!` with one row per operation: its name, urn-arrow's op, the Polars plugin's
+/// function symbol and field symbol, and what it returns.
+macro_rules! operations {
+    ($then:ident) => {
+        $then! {
+            key => urn_arrow::Op::Key(urn_core::KeyRules::CURRENT),
+                _polars_plugin_urn_key, _polars_plugin_field_urn_key,
+                "the canonical key, null for an invalid URN";
+            is_valid => urn_arrow::Op::IsValid,
+                _polars_plugin_urn_is_valid, _polars_plugin_field_urn_is_valid,
+                "whether the value is a URN (RFC 8141)";
+            nid => urn_arrow::Op::Nid,
+                _polars_plugin_urn_nid, _polars_plugin_field_urn_nid,
+                "the NID as written, null for an invalid URN";
+            nss => urn_arrow::Op::Nss,
+                _polars_plugin_urn_nss, _polars_plugin_field_urn_nss,
+                "the NSS as written, null for an invalid URN";
+            check => urn_arrow::Op::Problem,
+                _polars_plugin_urn_check, _polars_plugin_field_urn_check,
+                "why the value is not a URN: struct{kind: str, offset: i64}, null for a valid URN";
+        }
+    };
+}
+pub(crate) use operations;
+
+/// The names, Polars plugin functions and docs of the operations, and the op of a name.
+macro_rules! declare {
+    ($($name:ident => $op:expr, $symbol:ident, $field:ident, $doc:literal;)*) => {
+        /// Each operation: its name, the Polars plugin function (its symbol without
+        /// `_polars_plugin_`) and what it returns.
+        pub const OPERATIONS: &[(&str, &str, &str)] = &[$((
+            stringify!($name),
+            const { match stringify!($symbol).split_at_checked(15) {
+                Some((_, function)) => function,
+                None => "",
+            } },
+            $doc,
+        )),*];
+
+        /// The op named `name`.
+        fn named(name: &str) -> Option<Op> {
+            match name {
+                $(stringify!($name) => Some($op),)*
+                _ => None,
+            }
+        }
+    };
+}
+operations!(declare);
+
+/// The op named `operation`, its key computed under `rules` (`"v1"`; `None`: the current
+/// rules).
+pub fn op(operation: &str, rules: Option<&str>) -> PyResult<Op> {
+    let op = named(operation)
+        .ok_or_else(|| PyValueError::new_err(format!("no operation {operation:?}")))?;
+    match (op, rules) {
+        (Op::Key(_), Some("v1")) => Ok(Op::Key(KeyRules::V1)),
+        (op, None) => Ok(op),
+        (_, Some(other)) => Err(PyValueError::new_err(format!(
+            "no key rules {other:?} (expected \"v1\")"
+        ))),
+    }
+}
+
+/// Adds `OPERATIONS` to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("OPERATIONS", OPERATIONS.to_vec())
+}
