@@ -46,7 +46,9 @@ use arrow_array::types::{
 use arrow_array::{Array, ArrayRef, BooleanArray, DictionaryArray, OffsetSizeTrait, StructArray};
 use arrow_buffer::NullBufferBuilder;
 use arrow_schema::{ArrowError, DataType, Field, Fields};
-use urn_core::{KeyRules, ParseError, UrnKey, UrnRef};
+// urn-core whole, and its prelude at the root: the same names in every sibling crate.
+pub use urn_core;
+pub use urn_core::prelude::*;
 
 /// What a function computes from each value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

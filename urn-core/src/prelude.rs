@@ -1,9 +1,10 @@
 //! The names a user of URN values writes every day: the URN types, the `urn!` literal, the
 //! typed namespaces and their aliases (one per row of the namespace table), and the errors.
 //!
-//! urn-serde, urn-sql and urn-schema each re-export urn-core whole (`urn_sql::urn_core`) and
-//! this module at their root, so the same names are there in every crate, whichever one a
-//! project depends on:
+//! Every sibling crate (urn-serde, urn-sql, urn-schema, urn-arrow, urn-datafusion) re-exports
+//! urn-core whole (`urn_sql::urn_core`) and this module at its root, the same two lines in
+//! each, so the same names are there in every crate, whichever one a project depends on, each
+//! type with its error:
 //!
 //! ```
 //! use urn_core::prelude::*;
@@ -14,7 +15,8 @@
 //! ```
 
 pub use crate::{
-    Namespace, NamespaceError, NsUrn, ParseError, Urn, UrnKey, UrnRef, namespace, ns, urn,
+    Component, ErrorKind, FromStringError, KeyRules, KnownNamespace, Namespace, NamespaceError,
+    NsUrn, NsUrnError, ParseError, Urn, UrnKey, UrnRef, namespace, ns, urn,
 };
 
 /// Re-exports the typed aliases named in the rows of the namespace table.

@@ -26,7 +26,7 @@
 )]
 #[cfg_attr(feature = "diesel-postgres", diesel(postgres_type(name = "urn")))]
 #[cfg_attr(feature = "diesel-sqlite", diesel(sqlite_type(name = "Text")))]
-#[cfg_attr(feature = "diesel-mysql", diesel(mysql_type(name = "String")))]
+#[cfg_attr(feature = "diesel-mariadb", diesel(mysql_type(name = "String")))]
 pub struct Urn;
 
 /// The PostgreSQL domain `urn_key` (canonical key CHECK); text on SQLite, MySQL and MariaDB.
@@ -35,5 +35,5 @@ pub struct Urn;
 )]
 #[cfg_attr(feature = "diesel-postgres", diesel(postgres_type(name = "urn_key")))]
 #[cfg_attr(feature = "diesel-sqlite", diesel(sqlite_type(name = "Text")))]
-#[cfg_attr(feature = "diesel-mysql", diesel(mysql_type(name = "String")))]
+#[cfg_attr(feature = "diesel-mariadb", diesel(mysql_type(name = "String")))]
 pub struct UrnKey;

@@ -13,6 +13,9 @@ use datafusion_expr::ScalarUDF;
 use datafusion_expr::registry::FunctionRegistry;
 
 pub use function::{OnInvalid, Operation, UrnFunction};
+// urn-core whole, and its prelude at the root: the same names in every sibling crate.
+pub use urn_core;
+pub use urn_core::prelude::*;
 
 /// `urn_key_v1(s)`: the canonical key (`Urn::key()` under `KeyRules::V1`), as urn-sql's SQL
 /// function; an invalid URN is an error naming the value and the parser's message.

@@ -4,7 +4,7 @@
 
 use schemars::{JsonSchema, SchemaGenerator, generate::SchemaSettings};
 use serde_json::Value;
-use urn_core::{KnownNamespace, patterns};
+use urn_core::patterns;
 
 // urn-core whole, and its prelude at the root: the same names in every sibling crate (the
 // column, serde and schema impls of these types live in urn-core, behind the features this

@@ -10,7 +10,7 @@
 
 use schemars::JsonSchema;
 use serde_json::{Value, json};
-use urn_schema::urn_core::{KnownNamespace, patterns};
+use urn_schema::urn_core::patterns;
 use urn_schema::{IsbnUrn, Urn, UrnKey, UuidUrn};
 
 #[derive(JsonSchema, serde::Deserialize)]

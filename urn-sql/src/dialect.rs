@@ -120,11 +120,22 @@ impl Dialect {
         self.plan(table).find
     }
 
-    fn plan(self, table: &UrnTable) -> crate::protocol::Plan {
+    /// The insert-or-get protocol's statements for `table`.
+    pub(crate) fn plan(self, table: &UrnTable) -> crate::protocol::Plan {
         match self {
             Dialect::Postgres => postgres::plan(table),
             Dialect::Sqlite => sqlite::plan(table),
             Dialect::MariaDb => mariadb::plan(table),
+        }
+    }
+
+    /// What a client's `install` does on this database.
+    #[cfg_attr(not(feature = "sea-orm"), allow(dead_code))]
+    pub(crate) fn install(self) -> crate::protocol::Install {
+        match self {
+            Dialect::Postgres => postgres::INSTALL,
+            Dialect::Sqlite => sqlite::INSTALL,
+            Dialect::MariaDb => mariadb::INSTALL,
         }
     }
 }

@@ -127,7 +127,7 @@ macro_rules! insert {
 /// The helpers for one diesel backend: a connection wrapper running the protocol's statements
 /// (`$insert` runs the plan's insert), and the database module whose SQL it runs.
 macro_rules! backend {
-    ($feature:literal, $backend:ty, $conn:ident, $module:ident, $install:path, $insert:ident) => {
+    ($feature:literal, $backend:ty, $conn:ident, $dialect:expr, $insert:ident) => {
         /// One connection of this backend running the protocol's statements (each ready at
         /// once).
         #[cfg(feature = $feature)]
@@ -162,6 +162,10 @@ macro_rules! backend {
                 self.0.batch_execute(sql)
             }
 
+            fn refused(message: String) -> Option<Error> {
+                Some(Error::QueryBuilderError(message.into()))
+            }
+
             async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> QueryResult<StoredUrn> {
                 ::diesel::sql_query(sql)
                     .bind::<Text, _>(key)
@@ -175,7 +179,7 @@ macro_rules! backend {
             where
                 C: Connection<Backend = Self> + LoadConnection,
             {
-                $install(conn)
+                protocol::run_blocking(protocol::install(&mut $conn(conn), $dialect.install()))
             }
 
             fn insert_or_get_on<C>(
@@ -186,7 +190,7 @@ macro_rules! backend {
             where
                 C: Connection<Backend = Self> + LoadConnection,
             {
-                let plan = crate::$module::plan(table);
+                let plan = $dialect.plan(table);
                 protocol::run_blocking(protocol::insert_or_get(&mut $conn(conn), &plan, urn))
             }
 
@@ -198,7 +202,7 @@ macro_rules! backend {
             where
                 C: Connection<Backend = Self> + LoadConnection,
             {
-                let plan = crate::$module::plan(table);
+                let plan = $dialect.plan(table);
                 protocol::run_blocking(protocol::find(&mut $conn(conn), &plan, urn))
             }
         }
@@ -209,51 +213,23 @@ backend!(
     "diesel-postgres",
     ::diesel::pg::Pg,
     PgConn,
-    postgres,
-    install_postgres,
+    crate::Dialect::Postgres,
     returning
 );
 backend!(
     "diesel-sqlite",
     ::diesel::sqlite::Sqlite,
     SqliteConn,
-    sqlite,
-    install_sqlite,
+    crate::Dialect::Sqlite,
     returning
 );
 backend!(
     "diesel-mariadb",
     ::diesel::mysql::Mysql,
     MysqlConn,
-    mariadb,
-    install_mariadb,
+    crate::Dialect::MariaDb,
     then_read
 );
-
-/// PostgreSQL: the portable install, one batch (one simple-protocol message: one transaction).
-#[cfg(feature = "diesel-postgres")]
-fn install_postgres<C: Connection<Backend = ::diesel::pg::Pg>>(conn: &mut C) -> QueryResult<()> {
-    conn.batch_execute(crate::postgres::UP)
-}
-
-/// MariaDB: the routines (MariaDB commits DDL as it goes: running it again finishes an
-/// interrupted install).
-#[cfg(feature = "diesel-mariadb")]
-fn install_mariadb<C: Connection<Backend = ::diesel::mysql::Mysql>>(
-    conn: &mut C,
-) -> QueryResult<()> {
-    conn.batch_execute(crate::mariadb::UP)
-}
-
-/// SQLite: nothing to make; the connection must have the key function.
-#[cfg(feature = "diesel-sqlite")]
-fn install_sqlite<C>(conn: &mut C) -> QueryResult<()>
-where
-    C: Connection<Backend = ::diesel::sqlite::Sqlite>,
-{
-    conn.batch_execute(crate::sqlite::PROBE)
-        .map_err(|e| Error::QueryBuilderError(crate::sqlite::not_registered(&e).into()))
-}
 
 /// MariaDB: a plain `INSERT`, then the row by `LAST_INSERT_ID()` (diesel cannot read a
 /// prepared `INSERT … RETURNING` from libmariadb, which announces no columns for it); no row
@@ -311,12 +287,7 @@ where
         #[diesel(sql_type = Nullable<Binary>)]
         urn_key: Option<Vec<u8>>,
     }
-    let mut audit = crate::sqlite::Audit::new();
     let rows = ::diesel::sql_query(crate::sqlite::audit_sql(table))
         .load_iter::<AuditRow, ::diesel::connection::DefaultLoadingMode>(conn)?;
-    for row in rows {
-        let row = row?;
-        audit.row(row.id, row.urn.as_deref(), row.urn_key.as_deref());
-    }
-    Ok(audit.finish())
+    crate::sqlite::Audit::of_rows(rows.map(|row| row.map(|r| (r.id, r.urn, r.urn_key))))
 }

@@ -58,6 +58,18 @@ pub(crate) struct Plan {
     pub(crate) check: Option<String>,
 }
 
+/// What installing urn-sql does on a database (each database module says which).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Install {
+    /// Runs this script, which makes the objects and changes nothing when they are there
+    /// (PostgreSQL: one simple-protocol message, so one transaction; MariaDB commits DDL as it
+    /// goes, and running it again finishes an interrupted install).
+    Script(&'static str),
+    /// Nothing lives in the database (SQLite): runs this query, which fails where the
+    /// connection lacks the key function, and says how to register it.
+    Probe(&'static str),
+}
+
 /// How an insert reports that the key is stored already.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Conflict {
@@ -116,8 +128,12 @@ pub(crate) trait Client {
         key: &UrnKey<'_>,
     ) -> impl Future<Output = Result<Option<StoredUrn>, Self::Error>>;
 
-    /// Runs `sql`, which binds nothing and returns no rows (the plan's `check`).
+    /// Runs `sql`, which binds nothing (the plan's `check`, an install).
     fn execute(&mut self, sql: &str) -> impl Future<Output = Result<(), Self::Error>>;
+
+    /// The client's error for `message` (an install's probe that failed), where the client
+    /// can make one; `None` keeps the database's own error.
+    fn refused(message: String) -> Option<Self::Error>;
 
     /// [`Client::find`] for the last try: no row is the client's own "no rows" error (sqlx's
     /// `RowNotFound`, diesel's `NotFound`, …).
@@ -154,6 +170,20 @@ pub(crate) async fn insert_or_get<C: Client>(
             return Ok(row);
         }
         attempt += 1;
+    }
+}
+
+/// Installs urn-sql's objects, or checks that the connection has what the database needs.
+pub(crate) async fn install<C: Client>(client: &mut C, install: Install) -> Result<(), C::Error>
+where
+    C::Error: std::fmt::Display,
+{
+    match install {
+        Install::Script(sql) => client.execute(sql).await,
+        Install::Probe(sql) => match client.execute(sql).await {
+            Ok(()) => Ok(()),
+            Err(e) => Err(C::refused(crate::sqlite::not_registered(&e)).unwrap_or(e)),
+        },
     }
 }
 
@@ -232,6 +262,9 @@ mod tests {
         async fn execute(&mut self, _: &str) -> Result<(), String> {
             self.calls.push("check");
             Ok(())
+        }
+        fn refused(message: String) -> Option<String> {
+            Some(message)
         }
         async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<StoredUrn, String> {
             self.find(sql, key)

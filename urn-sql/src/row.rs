@@ -39,3 +39,32 @@ pub struct StoredUrn {
     )]
     pub inserted: bool,
 }
+
+impl StoredUrn {
+    /// The row from its four columns, in the order every statement of the protocol returns
+    /// them (`id, urn, urn_key, inserted`): each client reads column `i` its own way.
+    #[cfg_attr(
+        not(any(
+            feature = "sqlx-postgres",
+            feature = "sqlx-sqlite",
+            feature = "sqlx-mariadb",
+            feature = "tokio-postgres",
+            feature = "rusqlite",
+            feature = "sea-orm"
+        )),
+        allow(dead_code)
+    )]
+    pub(crate) fn read<E>(
+        id: Result<i64, E>,
+        urn: Result<Urn, E>,
+        key: Result<UrnKey<'static>, E>,
+        inserted: Result<bool, E>,
+    ) -> Result<Self, E> {
+        Ok(StoredUrn {
+            id: id?,
+            urn: urn?,
+            key: key?,
+            inserted: inserted?,
+        })
+    }
+}

@@ -35,7 +35,7 @@ pub fn register_functions(conn: &Connection) -> Result<(), RegisterError> {
 /// Nothing lives in an SQLite database: checks that `conn` has the key function (see
 /// [`register_functions`]), as `install` does for the other clients.
 pub fn install(conn: &Connection) -> ::rusqlite::Result<()> {
-    conn.query_row(crate::sqlite::PROBE, [], |_| Ok(()))
+    protocol::run_blocking(protocol::install(&mut Conn(conn), crate::sqlite::INSTALL))
 }
 
 /// Inserts `urn` into `table` unless an equivalent URN is stored, and returns the stored row
@@ -86,14 +86,9 @@ pub fn find(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn audit(conn: &Connection, table: &UrnTable) -> ::rusqlite::Result<Vec<AuditFinding>> {
-    let mut audit = Audit::new();
     let mut statement = conn.prepare(&crate::sqlite::audit_sql(table))?;
-    let mut rows = statement.query([])?;
-    while let Some(row) = rows.next()? {
-        let (urn, key): (Option<Vec<u8>>, Option<Vec<u8>>) = (row.get(1)?, row.get(2)?);
-        audit.row(row.get(0)?, urn.as_deref(), key.as_deref());
-    }
-    Ok(audit.finish())
+    let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
+    Audit::of_rows(rows)
 }
 
 /// One connection running the protocol's statements (each ready at once).
@@ -101,12 +96,7 @@ struct Conn<'c>(&'c Connection);
 
 /// Reads a [`StoredUrn`] from a row of the protocol's statements.
 fn stored(row: &Row<'_>) -> ::rusqlite::Result<StoredUrn> {
-    Ok(StoredUrn {
-        id: row.get(0)?,
-        urn: row.get(1)?,
-        key: row.get(2)?,
-        inserted: row.get(3)?,
-    })
+    StoredUrn::read(row.get(0), row.get(1), row.get(2), row.get(3))
 }
 
 impl Client for Conn<'_> {
@@ -132,7 +122,16 @@ impl Client for Conn<'_> {
     }
 
     async fn execute(&mut self, sql: &str) -> ::rusqlite::Result<()> {
-        self.0.execute_batch(sql)
+        // One statement, its rows (a probe's) read and dropped.
+        let mut statement = self.0.prepare(sql)?;
+        let mut rows = statement.query([])?;
+        while rows.next()?.is_some() {}
+        Ok(())
+    }
+
+    fn refused(_: String) -> Option<::rusqlite::Error> {
+        // rusqlite's errors say what SQLite said; none of its kinds is a message of ours.
+        None
     }
 
     async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> ::rusqlite::Result<StoredUrn> {

@@ -9,16 +9,17 @@
 use sea_orm::{ConnectionTrait, DbBackend, DbErr, QueryResult, SqlErr, Statement, Value};
 use urn_core::{Urn, UrnKey};
 
+use crate::Dialect;
 use crate::protocol::{self, Client, Inserted, Plan};
 use crate::row::StoredUrn;
 use crate::table::UrnTable;
 
-/// The plan of `table` for a SeaORM backend (`MySql` is MariaDB's).
-fn plan(backend: DbBackend, table: &UrnTable) -> Result<Plan, DbErr> {
+/// The dialect of a SeaORM backend (`MySql` is MariaDB's).
+fn dialect(backend: DbBackend) -> Result<Dialect, DbErr> {
     match backend {
-        DbBackend::Postgres => Ok(crate::postgres::plan(table)),
-        DbBackend::Sqlite => Ok(crate::sqlite::plan(table)),
-        DbBackend::MySql => Ok(crate::mariadb::plan(table)),
+        DbBackend::Postgres => Ok(Dialect::Postgres),
+        DbBackend::Sqlite => Ok(Dialect::Sqlite),
+        DbBackend::MySql => Ok(Dialect::MariaDb),
         other => Err(DbErr::Custom(format!("urn-sql has no SQL for {other:?}"))),
     }
 }
@@ -38,18 +39,8 @@ fn plan(backend: DbBackend, table: &UrnTable) -> Result<Plan, DbErr> {
 /// [`postgres::DOWN`](crate::postgres::DOWN) from `down`: SeaORM's schema builder cannot
 /// express domains.
 pub async fn install<C: ConnectionTrait>(db: &C) -> Result<(), DbErr> {
-    match db.get_database_backend() {
-        DbBackend::Postgres => db.execute_unprepared(crate::postgres::UP).await.map(drop),
-        DbBackend::MySql => db.execute_unprepared(crate::mariadb::UP).await.map(drop),
-        DbBackend::Sqlite => {
-            let probe = Statement::from_string(DbBackend::Sqlite, crate::sqlite::PROBE);
-            db.query_one_raw(probe)
-                .await
-                .map(drop)
-                .map_err(|e| DbErr::Custom(crate::sqlite::not_registered(&e)))
-        }
-        other => Err(DbErr::Custom(format!("urn-sql has no SQL for {other:?}"))),
-    }
+    let install = dialect(db.get_database_backend())?.install();
+    protocol::install(&mut Conn(db), install).await
 }
 
 /// Inserts `urn` into `table` unless an equivalent URN is stored, and returns the stored row
@@ -79,7 +70,7 @@ pub async fn insert_or_get<C: ConnectionTrait>(
     table: &UrnTable,
     urn: &Urn,
 ) -> Result<StoredUrn, DbErr> {
-    let plan = plan(db.get_database_backend(), table)?;
+    let plan = dialect(db.get_database_backend())?.plan(table);
     protocol::insert_or_get(&mut Conn(db), &plan, urn).await
 }
 
@@ -90,7 +81,7 @@ pub async fn find<C: ConnectionTrait>(
     table: &UrnTable,
     urn: &Urn,
 ) -> Result<Option<StoredUrn>, DbErr> {
-    let plan = plan(db.get_database_backend(), table)?;
+    let plan = dialect(db.get_database_backend())?.plan(table);
     protocol::find(&mut Conn(db), &plan, urn).await
 }
 
@@ -99,12 +90,12 @@ struct Conn<'c, C>(&'c C);
 
 /// Reads a [`StoredUrn`] from a row of the protocol's statements.
 fn stored(row: &QueryResult) -> Result<StoredUrn, DbErr> {
-    Ok(StoredUrn {
-        id: row.try_get_by_index(0)?,
-        urn: row.try_get_by_index(1)?,
-        key: row.try_get_by_index(2)?,
-        inserted: row.try_get_by_index(3)?,
-    })
+    StoredUrn::read(
+        row.try_get_by_index(0),
+        row.try_get_by_index(1),
+        row.try_get_by_index(2),
+        row.try_get_by_index(3),
+    )
 }
 
 impl<C: ConnectionTrait> Client for Conn<'_, C> {
@@ -140,6 +131,10 @@ impl<C: ConnectionTrait> Client for Conn<'_, C> {
 
     async fn execute(&mut self, sql: &str) -> Result<(), DbErr> {
         self.0.execute_unprepared(sql).await.map(drop)
+    }
+
+    fn refused(message: String) -> Option<DbErr> {
+        Some(DbErr::Custom(message))
     }
 
     async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<StoredUrn, DbErr> {

@@ -112,7 +112,7 @@ struct Conn<'c, C>(&'c mut C);
 /// The helpers for one sqlx database: its connection type and the database module whose SQL
 /// it runs.
 macro_rules! database {
-    ($feature:literal, $db:ty, $conn:ty, $module:ident, $install:path) => {
+    ($feature:literal, $db:ty, $conn:ty, $dialect:expr) => {
         #[cfg(feature = $feature)]
         impl sealed::Sealed for $db {}
 
@@ -120,12 +120,12 @@ macro_rules! database {
         impl Conn<'_, $conn> {
             /// Reads a [`StoredUrn`] from a row of the protocol's statements.
             fn stored(row: &<$db as ::sqlx::Database>::Row) -> Result<StoredUrn, ::sqlx::Error> {
-                Ok(StoredUrn {
-                    id: row.try_get(0)?,
-                    urn: row.try_get(1)?,
-                    key: row.try_get(2)?,
-                    inserted: row.try_get(3)?,
-                })
+                StoredUrn::read(
+                    row.try_get(0),
+                    row.try_get(1),
+                    row.try_get(2),
+                    row.try_get(3),
+                )
             }
         }
 
@@ -174,6 +174,10 @@ macro_rules! database {
                     .map(drop)
             }
 
+            fn refused(message: String) -> Option<::sqlx::Error> {
+                Some(::sqlx::Error::Configuration(message.into()))
+            }
+
             async fn find_one(
                 &mut self,
                 sql: &str,
@@ -190,7 +194,7 @@ macro_rules! database {
         #[cfg(feature = $feature)]
         impl Database for $db {
             async fn install_on(conn: &mut $conn) -> Result<(), ::sqlx::Error> {
-                $install(conn).await
+                protocol::install(&mut Conn(conn), $dialect.install()).await
             }
 
             async fn insert_or_get_on<'c>(
@@ -198,7 +202,7 @@ macro_rules! database {
                 table: &'c UrnTable,
                 urn: &'c Urn,
             ) -> Result<StoredUrn, ::sqlx::Error> {
-                let plan = crate::$module::plan(table);
+                let plan = $dialect.plan(table);
                 protocol::insert_or_get(&mut Conn(conn), &plan, urn).await
             }
 
@@ -207,7 +211,7 @@ macro_rules! database {
                 table: &'c UrnTable,
                 urn: &'c Urn,
             ) -> Result<Option<StoredUrn>, ::sqlx::Error> {
-                let plan = crate::$module::plan(table);
+                let plan = $dialect.plan(table);
                 protocol::find(&mut Conn(conn), &plan, urn).await
             }
         }
@@ -218,52 +222,20 @@ database!(
     "sqlx-postgres",
     ::sqlx::Postgres,
     ::sqlx::PgConnection,
-    postgres,
-    install_postgres
+    crate::Dialect::Postgres
 );
 database!(
     "sqlx-mariadb",
     ::sqlx::MySql,
     ::sqlx::MySqlConnection,
-    mariadb,
-    install_mariadb
+    crate::Dialect::MariaDb
 );
 database!(
     "sqlx-sqlite",
     ::sqlx::Sqlite,
     ::sqlx::SqliteConnection,
-    sqlite,
-    install_sqlite
+    crate::Dialect::Sqlite
 );
-
-/// PostgreSQL: the portable install, in one transaction (it serialises concurrent installers
-/// itself with an advisory lock, and is idempotent).
-#[cfg(feature = "sqlx-postgres")]
-async fn install_postgres(conn: &mut ::sqlx::PgConnection) -> Result<(), ::sqlx::Error> {
-    use ::sqlx::Executor;
-    let mut tx = ::sqlx::Connection::begin(conn).await?;
-    tx.execute(::sqlx::raw_sql(crate::postgres::UP)).await?;
-    tx.commit().await
-}
-
-/// MariaDB: the routines (MariaDB commits DDL as it goes: running it again finishes an
-/// interrupted install).
-#[cfg(feature = "sqlx-mariadb")]
-async fn install_mariadb(conn: &mut ::sqlx::MySqlConnection) -> Result<(), ::sqlx::Error> {
-    use ::sqlx::Executor;
-    conn.execute(::sqlx::raw_sql(crate::mariadb::UP))
-        .await
-        .map(drop)
-}
-
-/// SQLite: nothing to make; the connection must have the key function.
-#[cfg(feature = "sqlx-sqlite")]
-async fn install_sqlite(conn: &mut ::sqlx::SqliteConnection) -> Result<(), ::sqlx::Error> {
-    let probe = ::sqlx::query(crate::sqlite::PROBE).execute(conn).await;
-    probe
-        .map(drop)
-        .map_err(|e| ::sqlx::Error::Configuration(crate::sqlite::not_registered(&e).into()))
-}
 
 /// SQLite: registers `urn_key_v1(text)` and `urn_check(text)` on one open connection, e.g. in
 /// a pool's `after_connect` hook. [`sqlite::register_for_all_connections`], called once before

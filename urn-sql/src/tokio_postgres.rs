@@ -25,7 +25,7 @@ use crate::table::UrnTable;
 /// # Ok(()) }
 /// ```
 pub async fn install<C: GenericClient>(client: &C) -> Result<(), Error> {
-    client.batch_execute(crate::postgres::UP).await
+    protocol::install(&mut Conn(client), crate::postgres::INSTALL).await
 }
 
 /// Inserts `urn` into `table` unless an equivalent URN is stored, and returns the stored row
@@ -65,12 +65,12 @@ struct Conn<'c, C>(&'c C);
 
 /// Reads a [`StoredUrn`] from a row of the protocol's statements.
 fn stored(row: &Row) -> Result<StoredUrn, Error> {
-    Ok(StoredUrn {
-        id: row.try_get(0)?,
-        urn: row.try_get(1)?,
-        key: row.try_get(2)?,
-        inserted: row.try_get(3)?,
-    })
+    StoredUrn::read(
+        row.try_get(0),
+        row.try_get(1),
+        row.try_get(2),
+        row.try_get(3),
+    )
 }
 
 impl<C: GenericClient> Client for Conn<'_, C> {
@@ -91,6 +91,11 @@ impl<C: GenericClient> Client for Conn<'_, C> {
 
     async fn execute(&mut self, sql: &str) -> Result<(), Error> {
         self.0.batch_execute(sql).await
+    }
+
+    fn refused(_: String) -> Option<Error> {
+        // tokio-postgres makes no error of a message (and PostgreSQL installs probe nothing).
+        None
     }
 
     async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<StoredUrn, Error> {

@@ -7,8 +7,6 @@ mod arbitrary;
 mod async_graphql;
 #[cfg(feature = "diesel")]
 pub(crate) mod diesel;
-#[cfg(feature = "postgres-types")]
-mod postgres_types;
 #[cfg(feature = "rusqlite")]
 mod rusqlite;
 #[cfg(any(feature = "schemars", feature = "utoipa"))]
@@ -22,19 +20,21 @@ pub(crate) mod serde;
 #[cfg(any(
     feature = "sqlx-postgres",
     feature = "sqlx-sqlite",
-    feature = "sqlx-mysql"
+    feature = "sqlx-mariadb"
 ))]
 mod sqlx;
 #[cfg(any(
     feature = "sqlx-postgres",
     feature = "sqlx-sqlite",
-    feature = "sqlx-mysql",
+    feature = "sqlx-mariadb",
     feature = "diesel",
     feature = "rusqlite",
-    feature = "postgres-types",
+    feature = "tokio-postgres",
     feature = "sea-orm"
 ))]
 mod stored_value;
+#[cfg(feature = "tokio-postgres")]
+mod tokio_postgres;
 #[cfg(any(feature = "schemars", feature = "utoipa", feature = "async-graphql"))]
 mod type_name;
 #[cfg(feature = "utoipa")]

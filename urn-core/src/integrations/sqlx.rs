@@ -1,5 +1,5 @@
 //! sqlx: `Urn`, `UrnRef`, `UrnKey` and `NsUrn<N>` as text columns (features `sqlx-postgres`,
-//! `sqlx-sqlite`, `sqlx-mysql`). A `UrnRef<'r>` decodes without a copy, borrowing the row's text.
+//! `sqlx-sqlite`, `sqlx-mariadb`). A `UrnRef<'r>` decodes without a copy, borrowing the row's text.
 //!
 //! On PostgreSQL they match `text`, `varchar` and domains over them (the `urn` and `urn_key`
 //! domains of urn-sql), and arrays of those for `Vec<_>`. On SQLite they are `TEXT`. On MySQL
@@ -129,7 +129,7 @@ mod postgres {
     }
 }
 
-#[cfg(feature = "sqlx-mysql")]
+#[cfg(feature = "sqlx-mariadb")]
 mod mysql {
     use super::*;
     use sqlx_mysql::{MySql, MySqlTypeInfo};

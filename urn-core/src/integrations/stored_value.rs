@@ -66,7 +66,7 @@ pub(crate) fn urn(value: String) -> Result<Urn, StoredValueError> {
 #[cfg(any(
     feature = "sqlx-postgres",
     feature = "sqlx-sqlite",
-    feature = "sqlx-mysql"
+    feature = "sqlx-mariadb"
 ))]
 pub(crate) fn urn_ref(value: &str) -> Result<crate::UrnRef<'_>, StoredValueError> {
     crate::UrnRef::parse(value).map_err(|e| StoredValueError {

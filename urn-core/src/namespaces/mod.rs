@@ -6,19 +6,30 @@
 //!
 //! # Adding a namespace
 //!
-//! 1. Write `namespaces/<nid>.rs` with a `pub(crate) const SPEC: Spec` (see `ogc.rs` for one
-//!    without an equivalence rule, `nbn.rs` for one with). Its `validate` names the byte and
-//!    the rule for any NSS it refuses; its `nss_pattern` accepts at least every NSS `validate`
-//!    accepts (and nothing that is not an NSS); its examples are valid.
-//! 2. Add its row to [`known_namespaces!`]: the enum variant, the module, the typed alias.
+//! A namespace is its own file and one table row; everything else is derived from them, and
+//! the commands below write the derived files (each test fails until they are written):
+//!
+//! 1. Write `namespaces/<nid>.rs` with a `pub(crate) const SPEC: Spec` and a
+//!    `pub(crate) const fn validate(nss: &str) -> Result<(), Fault>` (see `ogc.rs` for one
+//!    without an equivalence rule, `nbn.rs` for one with). `validate` is the one check, run by
+//!    parsing an `NsUrn`, by `validate_namespace` and, at compile time, by `urn!(<nid>: "…")`;
+//!    it names the byte and the rule for any NSS it refuses. The `nss_pattern` accepts at
+//!    least every NSS `validate` accepts (and nothing that is not an NSS); the examples are
+//!    valid; `generate` writes valid NSSs of every shape.
+//! 2. Add its row to [`known_namespaces!`](crate::known_namespaces): the enum variant, the
+//!    module, the typed alias. [`KnownNamespace`], the typed alias and its marker in
+//!    [`ns`](crate::ns), the prelude, urnkit's class, the JSON Schema documents, the CLI's
+//!    help and the generators follow.
 //! 3. If the namespace has an equivalence rule (`v1_key`, with the same rule as data in
 //!    `v1_rule`), it changes keys, so it can only come with a new [`KeyRules`](crate::KeyRules)
 //!    version; then also add the NID to [`rule_namespace`] (the parser's fast check, held to
-//!    the table by a test). urn-sql renders its SQL key functions from the data
-//!    (`URN_SQL_BLESS=1 cargo test -p urn-sql --lib` writes them into its migrations), and
-//!    `tests/key_rule_table.rs` holds the data to `v1_key`.
-//! 4. Run `UPDATE_SCHEMAS=1 cargo test -p urn-schema --test documents` to write its JSON
-//!    Schema into `schemas/`, and commit it (the tests fail until the folder matches).
+//!    the table by a test). `tests/key_rule_table.rs` holds the data to `v1_key`.
+//! 4. Write the derived files: `UPDATE_SCHEMAS=1 cargo test -p urn-schema --test documents`
+//!    (its JSON Schema in `schemas/`); with a key rule, `URN_SQL_BLESS=1 cargo test -p urn-sql
+//!    --lib` (the SQL key functions, rendered from the rule, in the PostgreSQL and MariaDB
+//!    installs and urn_pg's script); `URNKIT_BLESS=1 pytest tests/test_generated.py` in
+//!    `urn-python/`, with the wheel rebuilt (urnkit's `__init__.py` and stubs list the class).
+//! 5. Say so in the CHANGELOG, and cite the namespace's registration in the module docs.
 
 use alloc::borrow::Cow;
 use core::fmt;

@@ -69,6 +69,9 @@ use crate::table::UrnTable;
 /// need them: their triggers hold the check.
 pub const UP: &str = include_str!("../../migrations/mariadb/2026-11-24-000000_urn_types/up.sql");
 
+/// What the clients' `install` does: [`UP`].
+pub(crate) const INSTALL: crate::protocol::Install = crate::protocol::Install::Script(UP);
+
 /// Drops what [`UP`] created.
 pub const DOWN: &str =
     include_str!("../../migrations/mariadb/2026-11-24-000000_urn_types/down.sql");

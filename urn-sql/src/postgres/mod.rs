@@ -30,6 +30,9 @@ use crate::table::UrnTable;
 /// domains it changes nothing.
 pub const UP: &str = include_str!("../../migrations/postgres/2026-11-23-000000_urn_types/up.sql");
 
+/// What the clients' `install` does: [`UP`].
+pub(crate) const INSTALL: crate::protocol::Install = crate::protocol::Install::Script(UP);
+
 /// Drops what [`UP`] (of this or any earlier revision) created (tables using the domains must
 /// go first).
 pub const DOWN: &str =

@@ -70,6 +70,9 @@ impl fmt::Display for AuditFinding {
     }
 }
 
+/// One row of the audit's query: the id, and the URN and key columns as bytes.
+pub(crate) type AuditRow = (i64, Option<Vec<u8>>, Option<Vec<u8>>);
+
 /// Collects [`AuditFinding`]s over the rows of a keyed table, fed in id order (what
 /// [`audit_sql`](super::audit_sql) selects). The client modules' `audit` run the query and feed
 /// it.
@@ -84,6 +87,23 @@ impl Audit {
     /// An audit with no rows yet.
     pub(crate) fn new() -> Self {
         Self::default()
+    }
+
+    /// The findings of every row of the audit's query (`id, urn, key`, the texts as bytes),
+    /// read one at a time: what the blocking clients' `audit` runs.
+    #[cfg_attr(
+        not(any(feature = "diesel-sqlite", feature = "rusqlite")),
+        allow(dead_code)
+    )]
+    pub(crate) fn of_rows<E>(
+        rows: impl IntoIterator<Item = Result<AuditRow, E>>,
+    ) -> Result<Vec<AuditFinding>, E> {
+        let mut audit = Audit::new();
+        for row in rows {
+            let (id, urn, key) = row?;
+            audit.row(id, urn.as_deref(), key.as_deref());
+        }
+        Ok(audit.finish())
     }
 
     /// Checks one row: its id, URN column and key column, as bytes (any storage class reads as

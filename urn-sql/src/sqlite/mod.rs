@@ -166,20 +166,13 @@ pub(crate) fn install_sql() -> String {
 }
 
 /// The statement that fails on a connection without the key function.
-#[cfg(any(
-    feature = "sqlx-sqlite",
-    feature = "diesel-sqlite",
-    feature = "rusqlite",
-    feature = "sea-orm"
-))]
 pub(crate) const PROBE: &str = "SELECT urn_key_v1('urn:example:probe')";
 
+/// What the clients' `install` does: nothing lives in the database, so it checks that the
+/// connection has the key function ([`PROBE`]).
+pub(crate) const INSTALL: crate::protocol::Install = crate::protocol::Install::Probe(PROBE);
+
 /// The message of a client's `install` on a connection where [`PROBE`] failed with `error`.
-#[cfg(any(
-    feature = "sqlx-sqlite",
-    feature = "diesel-sqlite",
-    feature = "sea-orm"
-))]
 pub(crate) fn not_registered(error: &dyn std::fmt::Display) -> String {
     format!(
         "urn_key_v1 is not registered on this SQLite connection ({error}): call \
