@@ -1477,10 +1477,17 @@ async fn unnamed_schemas_are_checked_before_use() {
             admin.execute("SET search_path = theirs").await.unwrap();
             run_up(&mut admin).await.unwrap_err()
         }
-        Backend::UrnPg => admin
-            .execute("CREATE EXTENSION urn_pg SCHEMA theirs")
-            .await
-            .unwrap_err(),
+        Backend::UrnPg => {
+            // (An extension is installed once per database: the one in public goes first.)
+            admin
+                .execute("DROP EXTENSION urn_pg CASCADE")
+                .await
+                .unwrap();
+            admin
+                .execute("CREATE EXTENSION urn_pg SCHEMA theirs")
+                .await
+                .unwrap_err()
+        }
     };
     let (code, message) = pg_failure(&err);
     assert_eq!(code, "42501", "{message}");
