@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashTable};
 use serde::Serialize;
-use urn_core::{NidStatus, ParseOptions, UrnKey, UrnRef};
+use urn_core::{KeyRules, NidStatus, ParseOptions, UrnKey, UrnRef};
 
 use crate::input::{self, Input, LineFormat};
 
@@ -286,31 +286,34 @@ fn for_each_valid(
     Ok(any_bad)
 }
 
-/// `urn key`: the canonical key of each input.
+/// `urn key`: the canonical key of each input under `rules`.
 pub(crate) fn key(
     args: &[String],
     options: ParseOptions,
     stdin_json: bool,
+    rules: KeyRules,
 ) -> io::Result<ExitCode> {
     let mut out = BufWriter::new(io::stdout().lock());
     let any_bad = for_each_valid(args, options, stdin_json, |urn| {
-        writeln!(out, "{}", urn.key())
+        writeln!(out, "{}", urn.key_with(rules))
     })?;
     out.flush()?;
     Ok(exit(any_bad))
 }
 
-/// `urn dedup`: the first input of each key, in order. Holds only the keys seen, back to back
-/// in one buffer (memory proportional to the distinct keys, no allocation per key).
+/// `urn dedup`: the first input of each key under `rules`, in order. Holds only the keys
+/// seen, back to back in one buffer (memory proportional to the distinct keys, no allocation
+/// per key).
 pub(crate) fn dedup(
     args: &[String],
     options: ParseOptions,
     stdin_json: bool,
+    rules: KeyRules,
 ) -> io::Result<ExitCode> {
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut seen = KeySet::default();
     let any_bad = for_each_valid(args, options, stdin_json, |urn| {
-        if seen.insert(urn.key().as_str()) {
+        if seen.insert(urn.key_with(rules).as_str()) {
             out.write_all(urn.as_str().as_bytes())?;
             out.write_all(b"\n")?;
         }
@@ -362,9 +365,9 @@ pub(crate) fn check(
     Ok(exit(any_bad))
 }
 
-/// `urn eq A B`: 0 when equivalent, 1 when not, 2 when either is invalid (each invalid one is
-/// reported).
-pub(crate) fn eq(a: &str, b: &str, options: ParseOptions) -> io::Result<ExitCode> {
+/// `urn eq A B`: 0 when equivalent under `rules`, 1 when not, 2 when either is invalid (each
+/// invalid one is reported).
+pub(crate) fn eq(a: &str, b: &str, options: ParseOptions, rules: KeyRules) -> io::Result<ExitCode> {
     let mut err = io::stderr().lock();
     let inputs = [Ok(Cow::Borrowed(a)), Ok(Cow::Borrowed(b))];
     let mut parsed = Vec::with_capacity(2);
@@ -375,7 +378,7 @@ pub(crate) fn eq(a: &str, b: &str, options: ParseOptions) -> io::Result<ExitCode
         }
     }
     match parsed.as_slice() {
-        [x, y] => Ok(exit(x != y)),
+        [x, y] => Ok(exit(x.key_with(rules) != y.key_with(rules))),
         _ => Ok(ExitCode::from(2)),
     }
 }

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use urn_core::{KnownNamespace, ParseOptions, Syntax};
+use urn_core::{KeyRules, KnownNamespace, ParseOptions, Syntax};
 
 /// Work with URNs (RFC 8141; RFC 2141 with --syntax rfc2141).
 ///
@@ -46,7 +46,12 @@ enum Command {
         $ printf 'URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6\\n' | urn key\n  \
         urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6\n\n\
         Exit status: 0 when every input is valid, 1 when any is not (each reported on stderr).")]
-    Key(Inputs),
+    Key {
+        #[command(flatten)]
+        inputs: Inputs,
+        #[command(flatten)]
+        rules: RulesArg,
+    },
     /// Exit 0 when two URNs are equivalent, 1 when not (2 if either is invalid).
     #[command(after_help = "Example:\n  \
         $ urn eq 'urn:example:a%2c' 'URN:EXAMPLE:a%2C#f' && echo equivalent\n  \
@@ -56,6 +61,8 @@ enum Command {
     Eq {
         #[command(flatten)]
         syntax: SyntaxArg,
+        #[command(flatten)]
+        rules: RulesArg,
         /// The first URN.
         a: String,
         /// The second URN.
@@ -67,7 +74,12 @@ enum Command {
         urn:isbn:0395363411\n  \
         urn:isbn:9780395363416\n\n\
         Exit status: 0 when every input is valid, 1 when any is not (each reported on stderr).")]
-    Dedup(Inputs),
+    Dedup {
+        #[command(flatten)]
+        inputs: Inputs,
+        #[command(flatten)]
+        rules: RulesArg,
+    },
     /// Print nothing for valid inputs; `line N: <message>` on stderr for each invalid one.
     #[command(after_help = "Example:\n  \
         $ printf 'urn:example:ok\\nurn:example:a b\\n' | urn check\n  \
@@ -85,10 +97,12 @@ enum Command {
         $ urn sql --dialect postgres --table books --urn-schema urn | psql -v ON_ERROR_STOP=1 \"$DATABASE_URL\"\n  \
         $ urn sql --dialect mariadb | mariadb my_database\n  \
         $ urn sql --dialect mariadb --table books | mariadb my_database\n  \
-        $ (echo '.load /usr/local/lib/liburn_sqlite_ext'; urn sql --dialect sqlite --table books) | sqlite3 books.db\n\
+        $ (echo '.load /usr/local/lib/liburn_sqlite_ext'; urn sql --dialect sqlite --table books) | sqlite3 books.db\n  \
+        $ urn sql --dialect postgres --table books --rekey v2 | psql -v ON_ERROR_STOP=1 \"$DATABASE_URL\"\n\
         (SQLite: the sqlite3 shell computes keys with the loadable extension urn-sqlite-ext.)\n\n\
-        Exit status: 0; 2 for a table or schema name that is not a plain SQL identifier, or\n\
-        --urn-schema with --dialect sqlite or mariadb.")]
+        Exit status: 0; 2 for a table or schema name that is not a plain SQL identifier,\n\
+        --urn-schema with --dialect sqlite or mariadb, or a --rekey to other than the next\n\
+        version of the rules.")]
     Sql {
         /// The database to write for.
         #[arg(long, value_enum)]
@@ -102,6 +116,17 @@ enum Command {
         /// the table's statements name (default: public).
         #[arg(long, value_name = "SCHEMA", requires = "table")]
         urn_schema: Option<String>,
+        /// Print instead the script that re-keys the table (keyed by the version before) to
+        /// these key rules: online on PostgreSQL and, where MariaDB allows it, MariaDB; one
+        /// transaction on SQLite. It lists the rows the new rules make one first, and stops
+        /// there unless --on-collision says otherwise; it can run again after a stop.
+        #[arg(long, value_name = "RULES", requires = "table", value_parser = parse_rules)]
+        rekey: Option<KeyRules>,
+        /// With --rekey: refuse (stop before changing anything) or keep-first (keep the first
+        /// row of each group, move the others, whole, to a side table).
+        #[arg(long, value_name = "POLICY", requires = "rekey", default_value = "refuse",
+              value_parser = ["refuse", "keep-first"])]
+        on_collision: String,
     },
     /// Print a JSON Schema (draft 2020-12) document for URN strings.
     #[command(after_help = "Examples:\n  \
@@ -136,6 +161,22 @@ struct SyntaxArg {
     /// the libraries and databases cap at 65536 (urn_core::DEFAULT_MAX_LEN).
     #[arg(long, value_name = "BYTES")]
     max_len: Option<usize>,
+}
+
+/// The key rules of `key`, `eq` and `dedup`.
+#[derive(Args, Debug, Clone, Copy)]
+struct RulesArg {
+    /// The key rules: v2 (the current rules: RFC 8141 section 3 and the namespaces' rules,
+    /// doi and lei included), v1 (the frozen earlier version, which tables made before V2 are
+    /// keyed by), or rfc8141 (section 3 alone).
+    #[arg(long, value_name = "RULES", default_value = KeyRules::CURRENT.name(), value_parser = parse_rules)]
+    rules: KeyRules,
+}
+
+/// A `--rules` value: a name [`KeyRules`] reads.
+fn parse_rules(name: &str) -> Result<KeyRules, String> {
+    name.parse()
+        .map_err(|e: urn_core::UnknownKeyRules| e.to_string())
 }
 
 /// Inputs and options shared by the streaming subcommands.
@@ -200,12 +241,14 @@ fn schema(namespace: Option<&str>, key: bool) -> io::Result<ExitCode> {
     commands::print(&urn_schema::to_file_text(&doc))
 }
 
-/// `urn sql`: the install script, or one keyed table's statements; a usage error for a table
-/// or schema name that is not a plain SQL identifier, or a schema for another database.
+/// `urn sql`: the install script, one keyed table's statements, or its re-key; a usage error
+/// for a table or schema name that is not a plain SQL identifier, a schema for another
+/// database, or a re-key that cannot be written.
 fn sql(
     dialect: DialectName,
     table: Option<&str>,
     urn_schema: Option<&str>,
+    rekey: Option<(KeyRules, &str)>,
 ) -> io::Result<ExitCode> {
     let dialect = match dialect {
         DialectName::Postgres => urn_sql::Dialect::Postgres,
@@ -225,8 +268,33 @@ fn sql(
         Some(schema) => table.with_urn_schema(schema),
         None => Ok(table),
     });
-    match table {
-        Ok(table) => commands::print(&dialect.create_table_script(&table)),
+    let table = match table {
+        Ok(table) => table,
+        Err(e) => {
+            eprintln!("urn sql: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let Some((to, on_collision)) = rekey else {
+        return commands::print(&dialect.create_table_script(&table));
+    };
+    // The table is keyed by the version before `to`.
+    let from = KeyRules::VERSIONS
+        .iter()
+        .position(|&v| v == to)
+        .and_then(|at| at.checked_sub(1))
+        .and_then(|at| KeyRules::VERSIONS.get(at));
+    let script = (|| -> Result<String, String> {
+        let policy: urn_sql::OnCollision = on_collision.parse()?;
+        let from =
+            from.ok_or_else(|| format!("{to} is the first version: nothing to re-key from"))?;
+        let table = table.with_key_rules(*from).map_err(|e| e.to_string())?;
+        dialect
+            .rekey_sql(&table, to, policy)
+            .map_err(|e| e.to_string())
+    })();
+    match script {
+        Ok(script) => commands::print(&script),
         Err(e) => {
             eprintln!("urn sql: {e}");
             Ok(ExitCode::from(2))
@@ -238,15 +306,31 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Inspect(i) => commands::inspect(&i.urns, i.syntax.into(), i.stdin_json),
-        Command::Key(i) => commands::key(&i.urns, i.syntax.into(), i.stdin_json),
-        Command::Eq { syntax, a, b } => commands::eq(a, b, (*syntax).into()),
-        Command::Dedup(i) => commands::dedup(&i.urns, i.syntax.into(), i.stdin_json),
+        Command::Key { inputs: i, rules } => {
+            commands::key(&i.urns, i.syntax.into(), i.stdin_json, rules.rules)
+        }
+        Command::Eq {
+            syntax,
+            rules,
+            a,
+            b,
+        } => commands::eq(a, b, (*syntax).into(), rules.rules),
+        Command::Dedup { inputs: i, rules } => {
+            commands::dedup(&i.urns, i.syntax.into(), i.stdin_json, rules.rules)
+        }
         Command::Check(i) => commands::check(&i.urns, i.syntax.into(), i.stdin_json),
         Command::Sql {
             dialect,
             table,
             urn_schema,
-        } => sql(*dialect, table.as_deref(), urn_schema.as_deref()),
+            rekey,
+            on_collision,
+        } => sql(
+            *dialect,
+            table.as_deref(),
+            urn_schema.as_deref(),
+            rekey.map(|to| (to, on_collision.as_str())),
+        ),
         Command::Schema { namespace, key } => schema(namespace.as_deref(), *key),
     };
     match result {

@@ -192,6 +192,106 @@ fn key_prints_keys_and_reports_invalid_lines() {
     assert_eq!(o.status.code(), Some(1));
 }
 
+/// `--rules`: V2 by default (a DOI in any case and either URN form is one key), V1 and
+/// RFC 8141 on request, for `key`, `eq` and `dedup` alike; another name is a usage error.
+#[test]
+fn rules_choose_the_key() {
+    let input = b"urn:doi:10.1000/ABC\nurn:doi:10.1000:abc\n";
+    for (rules, keys) in [
+        (None, "urn:doi:10.1000/abc\nurn:doi:10.1000/abc\n"),
+        (Some("v2"), "urn:doi:10.1000/abc\nurn:doi:10.1000/abc\n"),
+        (Some("v1"), "urn:doi:10.1000/ABC\nurn:doi:10.1000:abc\n"),
+        (
+            Some("rfc8141"),
+            "urn:doi:10.1000/ABC\nurn:doi:10.1000:abc\n",
+        ),
+    ] {
+        let args: Vec<&str> = ["key"]
+            .into_iter()
+            .chain(rules.map(|r| ["--rules", r]).into_iter().flatten())
+            .collect();
+        assert_eq!(stdout(&urn(&args, input)), keys, "{rules:?}");
+        let mut eq = vec!["eq", "urn:doi:10.1000/ABC", "urn:doi:10.1000:abc"];
+        eq.extend(rules.map(|r| ["--rules", r]).into_iter().flatten());
+        let same = keys.lines().next() == keys.lines().nth(1);
+        assert_eq!(
+            urn(&eq, b"").status.code(),
+            Some(if same { 0 } else { 1 }),
+            "{rules:?}"
+        );
+        let mut dedup = vec!["dedup"];
+        dedup.extend(rules.map(|r| ["--rules", r]).into_iter().flatten());
+        let kept = stdout(&urn(&dedup, input)).lines().count();
+        assert_eq!(kept, if same { 1 } else { 2 }, "{rules:?}");
+    }
+    let bad = urn(&["key", "--rules", "v9", "urn:example:a"], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("expected v1, v2 or rfc8141"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+/// `sql --table NAME --rekey v2`: the re-key script of each database, as urn-sql writes it
+/// for the table keyed by V1; `--on-collision keep-first` chooses the other policy; a re-key
+/// to V1 is a usage error.
+#[test]
+fn sql_rekey_prints_the_rekey_script() {
+    let v1 = urn_sql::UrnTable::new("books")
+        .unwrap()
+        .with_key_rules(urn_core::KeyRules::V1)
+        .unwrap();
+    for (dialect, name) in [
+        (urn_sql::Dialect::Postgres, "postgres"),
+        (urn_sql::Dialect::MariaDb, "mariadb"),
+        (urn_sql::Dialect::Sqlite, "sqlite"),
+    ] {
+        for (policy, flag) in [
+            (urn_sql::OnCollision::Refuse, None),
+            (urn_sql::OnCollision::KeepFirst, Some("keep-first")),
+        ] {
+            let mut args = vec![
+                "sql",
+                "--dialect",
+                name,
+                "--table",
+                "books",
+                "--rekey",
+                "v2",
+            ];
+            args.extend(flag.map(|f| ["--on-collision", f]).into_iter().flatten());
+            let o = urn(&args, b"");
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            assert_eq!(
+                stdout(&o).trim_end(),
+                dialect
+                    .rekey_sql(&v1, urn_core::KeyRules::V2, policy)
+                    .unwrap()
+                    .trim_end()
+            );
+        }
+    }
+    let o = urn(
+        &[
+            "sql",
+            "--dialect",
+            "sqlite",
+            "--table",
+            "books",
+            "--rekey",
+            "v1",
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("nothing to re-key from"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn eq_exit_codes() {
     assert_eq!(
@@ -479,12 +579,13 @@ fn sql_prints_the_ddl_for_each_dialect() {
     );
     assert!(text.contains("CREATE DOMAIN urn AS pg_catalog.text"));
     assert!(text.contains("CREATE OR REPLACE FUNCTION urn_key_v1(u urn)"));
+    assert!(text.contains("CREATE OR REPLACE FUNCTION urn_key_v2(u urn)"));
     assert!(text.starts_with("BEGIN;\n") && text.contains("\nCOMMIT;\n"));
     assert!(text.contains("--   CREATE TABLE \"public\".\"items\" ("));
     let lite = urn(&["sql", "--dialect", "sqlite"], b"");
     assert_eq!(lite.status.code(), Some(0));
     assert!(stdout(&lite).contains(
-        "\"urn_key\" TEXT NOT NULL GENERATED ALWAYS AS (urn_key_v1(\"urn\")) STORED UNIQUE"
+        "\"urn_key\" TEXT NOT NULL GENERATED ALWAYS AS (urn_key_v2(\"urn\")) STORED UNIQUE"
     ));
     let bad = urn(&["sql", "--dialect", "mysql"], b"");
     assert_eq!(bad.status.code(), Some(2));
@@ -537,7 +638,7 @@ fn sql_table_prints_one_keyed_table() {
             .create_table_script(&table.clone().with_urn_schema("urn").unwrap())
             .trim_end()
     );
-    assert!(stdout(&pg).contains("\"urn\".urn_key_v1_inline(\"urn\")"));
+    assert!(stdout(&pg).contains("\"urn\".urn_key_v2_inline(\"urn\")"));
     for args in [
         &[
             "sql",

@@ -18,6 +18,9 @@ for corpus in mixed long; do
             echo "$corpus $op $lib $(( (ir - base) / (reps * n) )) instructions/URN"
         done
     done
+    # The key under the V1 rules (`key` is the current rules', V2), urn-core alone.
+    ir=$(count urn-core key_v1 "$corpus" "$reps")
+    echo "$corpus key_v1 urn-core $(( (ir - base) / (reps * n) )) instructions/URN"
     # `==` of each valid URN with its key's text (parsing the pairs subtracted).
     for lib in urn-core urn-rs urn; do
         setup=$(count "$lib" eq_setup "$corpus" "$reps")

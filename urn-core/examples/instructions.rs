@@ -48,6 +48,8 @@ fn main() {
                 ("urn-core", "key") => {
                     urn_core::UrnRef::parse(s).map_or(0, |u| u.key().as_str().len())
                 }
+                ("urn-core", "key_v1") => urn_core::UrnRef::parse(s)
+                    .map_or(0, |u| u.key_with(urn_core::KeyRules::V1).as_str().len()),
                 ("urn-core", "rfc8141_key") => {
                     urn_core::UrnRef::parse(s).map_or(0, |u| u.rfc8141_key().as_str().len())
                 }

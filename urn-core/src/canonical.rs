@@ -13,15 +13,15 @@ use core::ops::Range;
 
 use crate::key_rules::KeyRules;
 use crate::key_text::{INLINE, KeyBuf, KeyText};
-use crate::nss_key::{Fold, NssKey};
+use crate::nss_key::{self, Fold, Joint, NssKey};
 use crate::parse::Parsed;
 
 /// The rule for `urn`'s NSS under `rules`.
 #[inline]
 fn nss_key(urn: &Parsed<'_>, rules: KeyRules) -> NssKey {
-    match (rules, urn.offsets.rule) {
-        (KeyRules::V1, Some(ns)) => ns.v1_key(urn.nss()).unwrap_or(NssKey::GENERIC),
-        _ => NssKey::GENERIC,
+    match urn.offsets.rule {
+        Some(ns) => ns.key(rules, urn.nss()).unwrap_or(NssKey::GENERIC),
+        None => NssKey::GENERIC,
     }
 }
 
@@ -34,9 +34,9 @@ pub(crate) fn key<'a>(urn: &Parsed<'a>, rules: KeyRules) -> KeyText<'a> {
     if verbatim == Some(true) {
         return KeyText::Borrowed(assigned);
     }
-    match (rules, urn.offsets.rule) {
-        (KeyRules::V1, Some(ns)) => {
-            let rule = ns.v1_key(urn.nss()).unwrap_or(NssKey::GENERIC);
+    match urn.offsets.rule {
+        Some(ns) if rules != KeyRules::Rfc8141 => {
+            let rule = ns.key(rules, urn.nss()).unwrap_or(NssKey::GENERIC);
             // `None`: the parse found "urn:", the NID and the hex already normal, so the
             // rule decides.
             if verbatim.is_none() && rule.leaves(urn.nss()) {
@@ -82,7 +82,7 @@ fn build_uniform(urn: &Parsed<'_>, fold: Fold) -> KeyBuf {
         Fold::Keep => build_in_place(urn, nss_start, None),
         Fold::Lower => build_in_place(urn, end, None),
         Fold::Upper => build_in_place(urn, nss_start, Some(nss_start..end)),
-        Fold::Digits => build_pieces(urn, &NssKey::whole(Fold::Digits)),
+        Fold::Digits | Fold::LowerSlashes => build_pieces(urn, &NssKey::whole(fold)),
     }
 }
 
@@ -108,8 +108,8 @@ fn build_in_place(urn: &Parsed<'_>, lowered: usize, upper: Option<Range<usize>>)
     buf
 }
 
-/// Writes the key piece by piece, for rules that drop bytes (ISBN hyphens) or add one (an
-/// ISSN's hyphen).
+/// Writes the key piece by piece, for rules that drop bytes (ISBN hyphens, a DOI's `%2F`) or
+/// add one (an ISSN's hyphen).
 fn build_pieces(urn: &Parsed<'_>, rule: &NssKey) -> KeyBuf {
     let assigned = urn.assigned_name();
     let nss_start = urn.nss_start();
@@ -120,37 +120,52 @@ fn build_pieces(urn: &Parsed<'_>, rule: &NssKey) -> KeyBuf {
     if !head.is_empty() {
         push_mapped(&mut out, head, rule.head);
     }
-    if rule.hyphen {
-        out.push_str("-");
-    }
+    out.push_str(rule.joint.text());
     push_mapped(&mut out, tail, rule.tail);
     out
 }
 
-/// Appends `text` mapped by `fold` (a text without `%`: the rules that drop or add bytes apply
-/// only to NSSs without one).
+/// Appends `text` mapped by `fold`. Only [`Fold::LowerSlashes`] meets a `%` here (the other
+/// rules that drop or add bytes apply only to NSSs without one), and writes the hex digits of
+/// each `%XX` it keeps in upper case.
 fn push_mapped(out: &mut KeyBuf, text: &str, fold: Fold) {
-    if fold != Fold::Digits {
+    if !fold.resizes() {
         let start = out.as_str().len();
         out.push_str(text);
         if let Some(copy) = out.as_mut_str().get_mut(start..) {
             match fold {
                 Fold::Lower => copy.make_ascii_lowercase(),
                 Fold::Upper => copy.make_ascii_uppercase(),
-                Fold::Keep | Fold::Digits => {}
+                Fold::Keep | Fold::Digits | Fold::LowerSlashes => {}
             }
         }
         return;
     }
-    // Gathered on the stack and appended in one piece: an ISBN's groups are a few bytes each.
+    // Gathered on the stack and appended in pieces: an ISBN's groups are a few bytes each.
     let mut chunk = [0u8; 32];
     let mut n = 0;
-    for b in text.bytes() {
-        if b == b'-' {
-            continue;
-        }
+    let bytes = text.as_bytes();
+    let (mut i, mut hex_left) = (0, 0u8);
+    while let Some(&b) = bytes.get(i) {
+        i += 1;
+        let mapped = match fold {
+            Fold::Digits if b == b'-' => continue,
+            Fold::LowerSlashes if hex_left > 0 => {
+                hex_left -= 1;
+                b.to_ascii_uppercase()
+            }
+            Fold::LowerSlashes if b == b'%' && nss_key::encodes_slash(bytes, i - 1) => {
+                i += 2;
+                b'/'
+            }
+            Fold::LowerSlashes if b == b'%' => {
+                hex_left = 2;
+                b
+            }
+            _ => fold.apply(b),
+        };
         if let Some(slot) = chunk.get_mut(n) {
-            *slot = b.to_ascii_uppercase();
+            *slot = mapped;
             n += 1;
         }
         if n == chunk.len() {
@@ -202,7 +217,7 @@ impl<'a> KeyBytes<'a> {
                 (urn.nid(), Fold::Lower),
                 (":", Fold::Keep),
                 (head, rule.head),
-                (if rule.hyphen { "-" } else { "" }, Fold::Keep),
+                (rule.joint.text(), Fold::Keep),
                 (tail, rule.tail),
             ],
             piece: 0,
@@ -234,6 +249,12 @@ impl Iterator for KeyBytes<'_> {
                     return Some(b.to_ascii_uppercase());
                 }
                 if b == b'%' {
+                    if fold == Fold::LowerSlashes
+                        && nss_key::encodes_slash(text.as_bytes(), self.pos - 1)
+                    {
+                        self.pos += 2;
+                        return Some(b'/');
+                    }
                     self.hex_left = 2;
                 }
                 return Some(fold.apply(b));
@@ -289,12 +310,16 @@ fn eq_respelled(a: &Parsed<'_>, b: &Parsed<'_>) -> bool {
     let Some(ns) = a.offsets.rule else {
         return Fold::Keep.same(p, q);
     };
-    let rule = |nss| ns.v1_key(nss).unwrap_or(NssKey::GENERIC);
+    let rule = |nss| ns.key(RULES, nss).unwrap_or(NssKey::GENERIC);
     let (ra, rb) = (rule(p), rule(q));
     // The same mapping on both sides: compare the NSSs in place.
     match (ra.uniform(), rb.uniform()) {
         (Some(fa), Some(fb)) if fa == fb => return fa.same(p, q),
-        _ if ra.head == rb.head && ra.tail == rb.tail && !ra.hyphen && !rb.hyphen => {
+        _ if ra.head == rb.head
+            && ra.tail == rb.tail
+            && ra.joint == Joint::None
+            && rb.joint == Joint::None =>
+        {
             let ((ph, pt), (qh, qt)) = (ra.parts(p), rb.parts(q));
             if ph.len() == qh.len() {
                 return ra.head.same(ph, qh) && ra.tail.same(pt, qt);

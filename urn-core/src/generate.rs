@@ -150,8 +150,8 @@ pub(crate) fn respell(urn: &Urn, c: &mut dyn Choices) -> Urn {
     }
     components(&mut text, c);
     keep_if_same_key(&mut best, &text, &key);
-    // Letter case and hyphens inside the NSS, one edit at a time, each kept only when the key
-    // stays the same (uuid, isbn `x`, ietf, lex, mpeg names, nbn prefixes...).
+    // Letter case, hyphens and slashes inside the NSS, one edit at a time, each kept only when
+    // the key stays the same (uuid, isbn `x`, ietf, lex, mpeg names, nbn prefixes, doi...).
     for _ in 0..c.below(8) {
         let nss_start = 4 + best.nid().len() + 1;
         let nss_len = best.nss().len();
@@ -163,7 +163,7 @@ pub(crate) fn respell(urn: &Urn, c: &mut dyn Choices) -> Urn {
         );
         let mut chars = rest.chars();
         let mut edited = String::from(head);
-        match (c.below(3), chars.next()) {
+        match (c.below(4), chars.next()) {
             (0, Some(ch)) if ch.is_ascii_alphabetic() => {
                 edited.push(if ch.is_ascii_lowercase() {
                     ch.to_ascii_uppercase()
@@ -176,6 +176,11 @@ pub(crate) fn respell(urn: &Urn, c: &mut dyn Choices) -> Urn {
             (2, Some(_)) => {
                 edited.push('-');
                 edited.push_str(rest);
+            }
+            // A DOI's separator in its other spelling, a later `/` percent-encoded.
+            (3, Some('/')) => {
+                edited.push_str(if c.one_in(2) { ":" } else { "%2F" });
+                edited.push_str(chars.as_str());
             }
             _ => continue,
         }

@@ -18,7 +18,10 @@ use crate::parse::{self, ParseOptions, Syntax};
 ///
 /// Two URNs are equivalent exactly when their keys are equal, so this is the value to store
 /// under a UNIQUE index. A key is always valid and always canonical: [`UrnKey::parse`] and
-/// [`FromStr`](core::str::FromStr) accept only canonical text, so a key read back from a database is checked.
+/// [`FromStr`](core::str::FromStr) accept only canonical text (under [`KeyRules::CURRENT`]), and a key read back
+/// from a database (the sqlx, diesel, tokio-postgres, rusqlite and SeaORM decoders) is
+/// checked to be canonical under some version of [`KeyRules`], since a table keeps the
+/// version it was keyed by.
 /// It borrows from the URN when the URN is already in normal form; otherwise its text is built
 /// inline when it has at most 64 bytes (nearly every real URN), so computing a key allocates
 /// nothing either way; longer keys are built on the heap.
@@ -158,6 +161,34 @@ impl UrnKey<'static> {
         match UrnKey::parse(&text) {
             Ok(_) => Ok(UrnKey::from_text(KeyText::from(text))),
             Err(e) => Err((text, e)),
+        }
+    }
+
+    /// Like [`UrnKey::from_string_or_back`], for text read from a database's key column: a
+    /// key under any version of [`KeyRules`] (the column's table keeps the version it was
+    /// keyed by), the error being the one for [`KeyRules::CURRENT`].
+    #[cfg(any(
+        feature = "sqlx-postgres",
+        feature = "sqlx-sqlite",
+        feature = "sqlx-mariadb",
+        feature = "diesel",
+        feature = "tokio-postgres",
+        feature = "rusqlite",
+        feature = "sea-orm"
+    ))]
+    pub(crate) fn from_stored_or_back(text: String) -> Result<Self, (String, ParseError)> {
+        match UrnKey::parse(&text) {
+            Ok(_) => Ok(UrnKey::from_text(KeyText::from(text))),
+            Err(e) => {
+                let earlier = KeyRules::VERSIONS
+                    .iter()
+                    .any(|&rules| UrnKey::parse_with(&text, rules).is_ok());
+                if earlier {
+                    Ok(UrnKey::from_text(KeyText::from(text)))
+                } else {
+                    Err((text, e))
+                }
+            }
         }
     }
 }

@@ -1,10 +1,10 @@
-//! [`KeyRule`]: a namespace's [`KeyRules::V1`](crate::KeyRules::V1) equivalence rule written
-//! as data, the one description from which every other language's key function is rendered
-//! (urn-sql's PL/pgSQL arms and MariaDB expression). urn-core's own key functions are
+//! [`KeyRule`]: a namespace's equivalence rule in one version of [`KeyRules`](crate::KeyRules)
+//! written as data, the one description from which every other language's key function is
+//! rendered (urn-sql's PL/pgSQL arms and MariaDB expression). urn-core's own key functions are
 //! hand-written for speed beside each rule, and a property test holds them to it.
 
-/// How a known namespace's [`KeyRules::V1`](crate::KeyRules::V1) rule maps an NSS into the
-/// key, as data ([`KnownNamespace::key_rule`](crate::KnownNamespace::key_rule)).
+/// How a known namespace's rule in one version of [`KeyRules`](crate::KeyRules) maps an NSS
+/// into the key, as data ([`KnownNamespace::key_rule`](crate::KnownNamespace::key_rule)).
 ///
 /// A rule applies only to an NSS that is valid for its namespace; any other NSS keeps the
 /// generic RFC 8141 key (the NSS as written). Whatever the rule, the hex digits of every `%XX`
@@ -17,9 +17,16 @@
 /// RFC 8141 NSSs.
 ///
 /// ```
-/// use urn_core::{KeyRule, KnownNamespace};
-/// assert_eq!(KnownNamespace::Mpeg.key_rule(), Some(KeyRule::LowerBefore { sep: ':', when: "[A-Za-z0-9.-]+:" }));
-/// assert_eq!(KnownNamespace::Oid.key_rule(), None); // the generic key
+/// use urn_core::{KeyRule, KeyRules, KnownNamespace};
+/// assert_eq!(
+///     KnownNamespace::Mpeg.key_rule(KeyRules::V1),
+///     Some(KeyRule::LowerBefore { sep: ':', when: "[A-Za-z0-9.-]+:" }),
+/// );
+/// assert_eq!(
+///     KnownNamespace::Mpeg.key_rule(KeyRules::V2),
+///     Some(KeyRule::LowerBefore { sep: ':', when: "[A-Za-z0-9._-]+:" }),
+/// );
+/// assert_eq!(KnownNamespace::Oid.key_rule(KeyRules::V2), None); // the generic key
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -39,6 +46,47 @@ pub enum KeyRule {
     },
     /// An identifier of digits with a check character (ISBN, ISSN).
     CheckDigits(CheckDigits),
+    /// An identifier of letters and digits with two ISO/IEC 7064 MOD 97-10 check digits (an
+    /// LEI): when the NSS matches `when` and its characters, each letter read as its two-digit
+    /// value in base 36 (`A` is 10, …, `Z` is 35), make a decimal number that leaves 1 when
+    /// divided by 97, the whole NSS in upper case.
+    Mod97 {
+        /// The NSSs the rule applies to (the check aside).
+        when: &'static str,
+    },
+    /// A name of a prefix and a suffix, apart by a separator that the namespace writes in two
+    /// ways (a DOI name: `10.123/456`, and `10.123:456` in the DOI Handbook's URN form): when
+    /// the NSS matches `when`, the whole NSS in lower case, its first character of
+    /// `separators` written as `separator`, and every `%XX` that encodes `separator` (any case
+    /// of its hex digits) written as `separator` itself.
+    Separated {
+        /// The NSSs the rule applies to.
+        when: &'static str,
+        /// The characters that may end the prefix (the first one in the NSS does).
+        separators: &'static str,
+        /// What the key writes there, and for each `%XX` that encodes it.
+        separator: char,
+    },
+}
+
+impl KeyRule {
+    /// Whether an NSS without `%` and without an upper-case letter is always its own key under
+    /// this rule (the rule only lower-cases): what SQL renderings test first, to skip the
+    /// namespaces' arms for most URNs. False for rules that drop, add or replace characters
+    /// or write upper case.
+    ///
+    /// ```
+    /// use urn_core::{KeyRules, KnownNamespace};
+    /// let rule = |ns: KnownNamespace| ns.key_rule(KeyRules::V2).unwrap();
+    /// assert!(rule(KnownNamespace::Uuid).lower_case_is_key());
+    /// assert!(!rule(KnownNamespace::Isbn).lower_case_is_key()); // hyphens dropped
+    /// assert!(!rule(KnownNamespace::Lei).lower_case_is_key()); // upper case
+    /// assert!(!rule(KnownNamespace::Doi).lower_case_is_key()); // `10.1:a` is `10.1/a`
+    /// ```
+    #[must_use]
+    pub const fn lower_case_is_key(&self) -> bool {
+        matches!(self, KeyRule::Lower { .. } | KeyRule::LowerBefore { .. })
+    }
 }
 
 /// A [`KeyRule::CheckDigits`] identifier: hyphens where [`Hyphens`] allows them, then one of
@@ -95,8 +143,8 @@ impl DigitForm {
     /// The number of characters.
     ///
     /// ```
-    /// use urn_core::{KeyRule, KnownNamespace};
-    /// let Some(KeyRule::CheckDigits(issn)) = KnownNamespace::Issn.key_rule() else { unreachable!() };
+    /// use urn_core::{KeyRule, KeyRules, KnownNamespace};
+    /// let Some(KeyRule::CheckDigits(issn)) = KnownNamespace::Issn.key_rule(KeyRules::V1) else { unreachable!() };
     /// assert_eq!(issn.forms[0].len(), 8);
     /// ```
     #[must_use]

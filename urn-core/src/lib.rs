@@ -82,12 +82,18 @@ pub use encoding::{DecodeError, DecodeErrorKind, decode_nss, encode_nss};
 pub use error::{Component, ErrorKind, FromStringError, MESSAGE_PARTS, MessagePart, ParseError};
 pub use key::UrnKey;
 pub use key_rule::{CheckDigits, DigitForm, Hyphens, KeyRule};
-pub use key_rules::KeyRules;
+pub use key_rules::{KeyRules, UnknownKeyRules};
 pub use namespaces::{KnownNamespace, NamespaceError};
-pub use ns_urn::{
-    ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, LexUrn, MpegUrn, Namespace, NbnUrn, NsUrn, NsUrnError,
-    OgcUrn, OidUrn, UuidUrn, ns,
-};
+pub use ns_urn::{Namespace, NsUrn, NsUrnError, ns};
+
+/// Re-exports the typed aliases (`IsbnUrn`, …) named in the rows of the namespace table.
+macro_rules! reexport_aliases {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident, $alias:ident;)*) => {
+        pub use ns_urn::{$($alias),*};
+    };
+}
+
+known_namespaces!(reexport_aliases);
 pub use parse::{DEFAULT_MAX_LEN, ParseOptions, Syntax};
 pub use registry::{NidStatus, REGISTRY_DATE, RegistryEntry, nid_status, registry, registry_entry};
 pub use urn::{Urn, UrnBuilder};

@@ -184,8 +184,9 @@ impl<'a> Parsed<'a> {
 pub(crate) struct Offsets {
     pub(crate) nid_end: u8,
     pub(crate) flags: u8,
-    /// The namespace whose own equivalence rule ([`KeyRules::V1`]) applies to this NID, so
-    /// that whether the assigned name is its V1 key depends on the NSS (found once, here).
+    /// The namespace whose own equivalence rule (in [`KeyRules::V1`] or a later version)
+    /// applies to this NID, so that whether the assigned name is its key depends on the NSS
+    /// (found once, here).
     pub(crate) rule: Option<KnownNamespace>,
     pub(crate) nss_end: u32,
     pub(crate) r_end: u32,
@@ -207,8 +208,8 @@ impl Offsets {
         let generic = self.flags & RFC8141_VERBATIM != 0;
         match rules {
             KeyRules::Rfc8141 => Some(generic),
-            KeyRules::V1 if generic && self.rule.is_some() => None,
-            KeyRules::V1 => Some(generic),
+            KeyRules::V1 | KeyRules::V2 if generic && self.rule.is_some() => None,
+            KeyRules::V1 | KeyRules::V2 => Some(generic),
         }
     }
 

@@ -85,7 +85,8 @@ pub fn ns_urn<N: Namespace>() -> impl Strategy<Value = NsUrn<N>> {
 
 /// Spellings of `urn` with the same key (so equal to it): the scheme, NID and `%XX` digits in
 /// other cases, other r-, q- and f-components, and, where the namespace's rules allow, NSS
-/// letters in another case and hyphens added or dropped (`uuid`, `isbn`, `issn`, `ietf`...).
+/// letters in another case, hyphens added or dropped and a DOI's `/` respelled (`uuid`, `isbn`,
+/// `issn`, `ietf`, `doi`...).
 pub fn equivalent_spellings(urn: &Urn) -> impl Strategy<Value = Urn> + use<> {
     let urn = urn.clone();
     vec(any::<u8>(), 0..64)

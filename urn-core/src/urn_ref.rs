@@ -362,7 +362,7 @@ mod tests {
                 let _ = crate::literal::typed("acme", "urn:acme:1");
             }),
             "urn!(acme: ...): not a namespace urn-core knows; the typed form takes uuid, isbn, \
-             issn, ietf, oid, nbn, lex, mpeg, ogc or example"
+             issn, ietf, oid, nbn, lex, mpeg, ogc, example, doi or lei"
         );
     }
 }

@@ -1,8 +1,9 @@
 //! The key-rule table ([`KnownNamespace::key_rule`], the data urn-sql renders its SQL key
-//! functions from) says exactly what urn-core's hand-written key functions do: an interpreter
-//! of the table, written here from the table's documentation alone, gives `Urn::key()` on the
-//! shared vectors and on generated URNs of every namespace, mutated to break the namespace's
-//! syntax in every way the rules look at (letter case, hyphens, check characters, length).
+//! functions from) says exactly what urn-core's hand-written key functions do, in every
+//! version of the rules: an interpreter of the table, written here from the table's
+//! documentation alone, gives `Urn::key_with` on the shared vectors and on generated URNs of
+//! every namespace, mutated to break the namespace's syntax in every way the rules look at
+//! (letter case, hyphens, separators, check characters, length).
 #![cfg(feature = "proptest")]
 #![allow(
     missing_docs,
@@ -14,7 +15,7 @@
 
 use proptest::prelude::*;
 use regex::Regex;
-use urn_core::{CheckDigits, DigitForm, Hyphens, KeyRule, KnownNamespace, Urn, strategy};
+use urn_core::{CheckDigits, DigitForm, Hyphens, KeyRule, KeyRules, KnownNamespace, Urn, strategy};
 
 /// Whether `nss` matches `when` as the table documents it: `^(?:when)`.
 fn matches(when: &str, nss: &str) -> bool {
@@ -31,6 +32,33 @@ fn by_rule(rule: KeyRule, nss: &str) -> Option<String> {
             matches(when, nss).then(|| format!("{}{sep}{tail}", head.to_ascii_lowercase()))
         }
         KeyRule::CheckDigits(digits) => by_check_digits(digits, nss),
+        KeyRule::Mod97 { when } => {
+            let number: String = nss
+                .chars()
+                .map(|c| c.to_digit(36).unwrap_or(0).to_string())
+                .collect();
+            let remainder = number
+                .bytes()
+                .fold(0u32, |r, d| (r * 10 + u32::from(d - b'0')) % 97);
+            (matches(when, nss) && remainder == 1).then(|| nss.to_ascii_uppercase())
+        }
+        KeyRule::Separated {
+            when,
+            separators,
+            separator,
+        } => {
+            if !matches(when, nss) {
+                return None;
+            }
+            let at = nss.find(|c| separators.contains(c))?;
+            let lower = nss.to_ascii_lowercase();
+            let encoded = format!("%{:02x}", u32::from(separator));
+            Some(format!(
+                "{}{separator}{}",
+                &lower[..at],
+                lower[at + 1..].replace(&encoded, &separator.to_string())
+            ))
+        }
         _ => panic!("a rule this interpreter does not know: {rule:?}"),
     }
 }
@@ -99,10 +127,10 @@ fn upper_hex(nss: &str) -> String {
     out
 }
 
-/// The key of `urn` as the table says it is.
-fn table_key(urn: &Urn) -> String {
+/// The key of `urn` under `rules` as the table says it is.
+fn table_key(urn: &Urn, rules: KeyRules) -> String {
     let nid = urn.nid().to_ascii_lowercase();
-    let rule = KnownNamespace::from_nid(&nid).and_then(KnownNamespace::key_rule);
+    let rule = KnownNamespace::from_nid(&nid).and_then(|ns| ns.key_rule(rules));
     let nss = rule
         .and_then(|rule| by_rule(rule, urn.nss()))
         .unwrap_or_else(|| urn.nss().to_owned());
@@ -111,7 +139,13 @@ fn table_key(urn: &Urn) -> String {
 
 fn assert_table_key(text: &str) {
     if let Ok(urn) = Urn::parse(text) {
-        assert_eq!(table_key(&urn), urn.key().as_str(), "{text}");
+        for &rules in KeyRules::VERSIONS {
+            assert_eq!(
+                table_key(&urn, rules),
+                urn.key_with(rules).as_str(),
+                "{text} ({rules})"
+            );
+        }
     }
 }
 
@@ -166,7 +200,9 @@ enum Edit {
 }
 
 fn edit() -> impl Strategy<Value = Edit> {
-    let c = prop::sample::select(vec!['-', ':', 'x', 'X', '0', '7', '9', '/', 'A', 'g', '%']);
+    let c = prop::sample::select(vec![
+        '-', ':', 'x', 'X', '0', '7', '9', '/', 'A', 'g', '%', ';', '_', '.', 'F', '2',
+    ]);
     prop_oneof![
         any::<usize>().prop_map(Edit::Upper),
         any::<usize>().prop_map(Edit::Lower),

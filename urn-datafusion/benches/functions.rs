@@ -1,12 +1,12 @@
-//! urn_key_v1 in DataFusion over a Parquet file of mixed URNs (urn-sql's benchmark corpus: uuid,
+//! urn_key_v2 in DataFusion over a Parquet file of mixed URNs (urn-sql's benchmark corpus: uuid,
 //! IETF RFCs, `%XX` names, mixed-case NIDs, hyphenated ISBN-13, German NBNs; a third of the rows
 //! respellings of earlier ones), 1,000,000 and
 //! 10,000,000 rows (`URN_BENCH_ROWS=1000000` for one size, `URN_BENCH_RUNS` runs, 5 by
 //! default; medians):
 //!
-//! - `SELECT count(DISTINCT urn_key_v1(x))` against `SELECT count(DISTINCT lower(x))` on the
+//! - `SELECT count(DISTINCT urn_key_v2(x))` against `SELECT count(DISTINCT lower(x))` on the
 //!   same file, all cores (the deduplication job; the bound is 1.5x);
-//! - on one core (`target_partitions = 1`): `count(urn_key_v1(x))` above `count(x)`, and the
+//! - on one core (`target_partitions = 1`): `count(urn_key_v2(x))` above `count(x)`, and the
 //!   function alone over the file's batches in memory (the bound is 5 million rows/s).
 //!
 //! `cargo bench --manifest-path urn-datafusion/Cargo.toml --bench functions`. The file is
@@ -122,7 +122,7 @@ async fn kernel(path: &Path) -> f64 {
         .await
         .unwrap();
     let rows: usize = batches.iter().map(RecordBatch::num_rows).sum();
-    let udf = urn_datafusion::urn_key_v1();
+    let udf = urn_datafusion::urn_key_v2();
     let mut times = Vec::new();
     for _ in 0..runs() {
         let start = Instant::now();
@@ -155,9 +155,9 @@ async fn main() {
         let one_core = context(Some(1), &path).await;
         let queries = [
             (&all_cores, "SELECT count(DISTINCT lower(x)) FROM t"),
-            (&all_cores, "SELECT count(DISTINCT urn_key_v1(x)) FROM t"),
+            (&all_cores, "SELECT count(DISTINCT urn_key_v2(x)) FROM t"),
             (&one_core, "SELECT count(x) FROM t"),
-            (&one_core, "SELECT count(urn_key_v1(x)) FROM t"),
+            (&one_core, "SELECT count(urn_key_v2(x)) FROM t"),
         ];
         let mut times: Vec<Vec<Duration>> = vec![Vec::new(); queries.len()];
         for _ in 0..runs() {
@@ -168,7 +168,7 @@ async fn main() {
         let t: Vec<f64> = times.into_iter().map(|r| median(r).as_secs_f64()).collect();
         let distinct: i64 = {
             let batches = all_cores
-                .sql("SELECT count(DISTINCT urn_key_v1(x)) AS n FROM t")
+                .sql("SELECT count(DISTINCT urn_key_v2(x)) AS n FROM t")
                 .await
                 .unwrap()
                 .collect()
@@ -183,14 +183,14 @@ async fn main() {
         };
         println!("{rows:>10} rows, {distinct} distinct keys");
         println!(
-            "  count(DISTINCT lower(x))       {:>8.3} s\n  count(DISTINCT urn_key_v1(x))  {:>8.3} s  {:.2}x lower",
+            "  count(DISTINCT lower(x))       {:>8.3} s\n  count(DISTINCT urn_key_v2(x))  {:>8.3} s  {:.2}x lower",
             t[0],
             t[1],
             t[1] / t[0]
         );
         let per_row = (t[3] - t[2]) / rows as f64;
         println!(
-            "  one core: count(x) {:.3} s, count(urn_key_v1(x)) {:.3} s: urn_key_v1 {:.0} rows/s ({:.0} ns a row)",
+            "  one core: count(x) {:.3} s, count(urn_key_v2(x)) {:.3} s: urn_key_v2 {:.0} rows/s ({:.0} ns a row)",
             t[2],
             t[3],
             1.0 / per_row,

@@ -4,7 +4,7 @@
 //! ```sh
 //! cargo run --release --manifest-path urn-datafusion/Cargo.toml --example query -- \
 //!     --table books=books.parquet \
-//!     "SELECT count(*) AS rows, count(DISTINCT urn_key_v1(urn)) AS distinct_urns FROM books"
+//!     "SELECT count(*) AS rows, count(DISTINCT urn_key_v2(urn)) AS distinct_urns FROM books"
 //! ```
 //!
 //! `--table name=path` registers a `.csv` file (a header row, RFC 4180 quoting) or a

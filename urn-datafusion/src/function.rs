@@ -16,7 +16,9 @@ pub use urn_arrow::OnInvalid;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Operation {
-    /// The canonical key under `KeyRules::V1` (`urn_key_v1`).
+    /// The canonical key under `KeyRules::V2` (`urn_key_v2`), `Urn::key()`.
+    KeyV2,
+    /// The key under `KeyRules::V1` (`urn_key_v1`), which tables keyed before V2 hold.
     KeyV1,
     /// The RFC 8141 section 3 key (`urn_rfc8141_key`).
     Rfc8141Key,
@@ -34,6 +36,7 @@ impl Operation {
     /// The kernel's op.
     pub(crate) fn op(self) -> Op {
         match self {
+            Operation::KeyV2 => Op::Key(KeyRules::V2),
             Operation::KeyV1 => Op::Key(KeyRules::V1),
             Operation::Rfc8141Key => Op::Rfc8141Key,
             Operation::Nid => Op::Nid,
@@ -65,6 +68,8 @@ impl UrnFunction {
             _ => on_invalid,
         };
         let name = match (operation, on_invalid) {
+            (Operation::KeyV2, OnInvalid::Error) => "urn_key_v2",
+            (Operation::KeyV2, OnInvalid::Null) => "try_urn_key_v2",
             (Operation::KeyV1, OnInvalid::Error) => "urn_key_v1",
             (Operation::KeyV1, OnInvalid::Null) => "try_urn_key_v1",
             (Operation::Rfc8141Key, OnInvalid::Error) => "urn_rfc8141_key",

@@ -17,8 +17,19 @@ pub use function::{OnInvalid, Operation, UrnFunction};
 pub use urn_core;
 pub use urn_core::prelude::*;
 
-/// `urn_key_v1(s)`: the canonical key (`Urn::key()` under `KeyRules::V1`), as urn-sql's SQL
+/// `urn_key_v2(s)`: the canonical key (`Urn::key()`, `KeyRules::V2`), as urn-sql's SQL
 /// function; an invalid URN is an error naming the value and the parser's message.
+pub fn urn_key_v2() -> Arc<ScalarUDF> {
+    UrnFunction::new(Operation::KeyV2, OnInvalid::Error).into_udf()
+}
+
+/// `try_urn_key_v2(s)`: [`urn_key_v2`], NULL for an invalid URN.
+pub fn try_urn_key_v2() -> Arc<ScalarUDF> {
+    UrnFunction::new(Operation::KeyV2, OnInvalid::Null).into_udf()
+}
+
+/// `urn_key_v1(s)`: the key under `KeyRules::V1` (`Urn::key_with(KeyRules::V1)`), which
+/// tables keyed before V2 hold, as urn-sql's SQL function; an invalid URN is an error.
 pub fn urn_key_v1() -> Arc<ScalarUDF> {
     UrnFunction::new(Operation::KeyV1, OnInvalid::Error).into_udf()
 }
@@ -69,15 +80,17 @@ pub fn urn_valid() -> Arc<ScalarUDF> {
     UrnFunction::new(Operation::Valid, OnInvalid::Null).into_udf()
 }
 
-/// Every function of this crate: the six of urn-sql's SQL and the four `try_` forms.
+/// Every function of this crate: the seven of urn-sql's SQL and the five `try_` forms.
 ///
 /// ```
 /// let names: Vec<String> = urn_datafusion::all().iter().map(|f| f.name().to_owned()).collect();
-/// assert!(names.contains(&"urn_key_v1".to_owned()) && names.contains(&"try_urn_key_v1".to_owned()));
-/// assert_eq!(names.len(), 10);
+/// assert!(names.contains(&"urn_key_v2".to_owned()) && names.contains(&"try_urn_key_v1".to_owned()));
+/// assert_eq!(names.len(), 12);
 /// ```
 pub fn all() -> Vec<Arc<ScalarUDF>> {
     vec![
+        urn_key_v2(),
+        try_urn_key_v2(),
         urn_key_v1(),
         try_urn_key_v1(),
         urn_rfc8141_key(),
@@ -102,7 +115,7 @@ pub fn all() -> Vec<Arc<ScalarUDF>> {
 /// let mut ctx = SessionContext::new();
 /// urn_datafusion::register_all(&mut ctx)?;
 /// let batches = ctx
-///     .sql("SELECT urn_key_v1('URN:ISBN:0-395-36341-1') AS key, try_urn_key_v1('nope') AS bad")
+///     .sql("SELECT urn_key_v2('URN:ISBN:0-395-36341-1') AS key, try_urn_key_v2('nope') AS bad")
 ///     .await?
 ///     .collect()
 ///     .await?;

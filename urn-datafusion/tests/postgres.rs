@@ -28,9 +28,13 @@ const UP: &str =
 
 /// The functions compared, lenient forms: the SQL side guards the strict ones with
 /// `urn_valid`, as the DataFusion `try_` forms give NULL where the SQL ones would fail.
-const COMPARED: [(&str, &str); 6] = [
+const COMPARED: [(&str, &str); 7] = [
     ("urn_valid", "urn_valid(x)::text"),
     ("urn_check", "urn_check(x)"),
+    (
+        "try_urn_key_v2",
+        "CASE WHEN urn_valid(x) THEN urn_key_v2(x) END",
+    ),
     (
         "try_urn_key_v1",
         "CASE WHEN urn_valid(x) THEN urn_key_v1(x) END",

@@ -82,7 +82,7 @@ async fn embedded_and_ballista_give_the_same_rows() {
     let (csv, parquet) = files(&dir).await;
     let queries = [
         (
-            "SELECT id, try_urn_key_v1(urn) AS key, urn_check(urn) AS problem FROM t ORDER BY id",
+            "SELECT id, try_urn_key_v2(urn) AS key, urn_check(urn) AS problem FROM t ORDER BY id",
             "id,key,problem\n\
              1,urn:isbn:0395363411,\n\
              2,urn:isbn:0395363411,\n\
@@ -93,7 +93,7 @@ async fn embedded_and_ballista_give_the_same_rows() {
              7,urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66,\n",
         ),
         (
-            "SELECT count(*) AS rows, count(DISTINCT try_urn_key_v1(urn)) AS urns, \
+            "SELECT count(*) AS rows, count(DISTINCT try_urn_key_v2(urn)) AS urns, \
              sum(CASE WHEN NOT urn_valid(urn) THEN 1 ELSE 0 END) AS invalid FROM t",
             "rows,urns,invalid\n7,4,1\n",
         ),
@@ -115,7 +115,7 @@ async fn embedded_and_ballista_give_the_same_rows() {
     // A strict function's error, on stderr with a non-zero exit, in both modes.
     for ballista in [false, true] {
         let table = format!("t={csv}");
-        let mut args = vec!["--table", table.as_str(), "SELECT urn_key_v1(urn) FROM t"];
+        let mut args = vec!["--table", table.as_str(), "SELECT urn_key_v2(urn) FROM t"];
         if ballista {
             args.insert(0, "--ballista");
         }
@@ -124,7 +124,7 @@ async fn embedded_and_ballista_give_the_same_rows() {
         assert_eq!(output.status.code(), Some(1), "{stderr}");
         assert!(
             stderr.contains(
-                "urn_key_v1('urn:example:a%zz'): invalid URN: '%' at byte 13 in the NSS must be followed by two hex digits"
+                "urn_key_v2('urn:example:a%zz'): invalid URN: '%' at byte 13 in the NSS must be followed by two hex digits"
             ),
             "ballista {ballista}: {stderr}"
         );
@@ -146,7 +146,7 @@ fn the_runner_is_read_only_unless_writes_are_allowed() {
     let table = format!("t={}", csv.display());
     let out = dir.join("out.csv");
     let copy = format!(
-        "COPY (SELECT urn_key_v1(urn) AS k FROM t) TO '{}' STORED AS CSV",
+        "COPY (SELECT urn_key_v2(urn) AS k FROM t) TO '{}' STORED AS CSV",
         out.display()
     );
     let create = format!(

@@ -1,9 +1,9 @@
 -- urn_pg: urn-sql's PostgreSQL objects, computed natively by urn-core.
 --
--- The same objects as urn-sql's portable migration (revision 4), with the same names,
+-- The same objects as urn-sql's portable migration (revision 5), with the same names,
 -- parameters, results and errors bit for bit: DOMAIN urn, DOMAIN urn_key, urn_key_v1(urn),
--- urn_key_v1_inline(urn), urn_key_index(text), urn_key_index(urn_key), urn_check(text),
--- urn_valid(text),
+-- urn_key_v1_inline(urn), urn_key_v2(urn), urn_key_v2_inline(urn), urn_key_index(text),
+-- urn_key_index(urn_key), urn_check(text), urn_valid(text),
 -- urn_nid(urn), urn_nss(urn), urn_rfc8141_key(urn). Tables written for the portable SQL work
 -- unchanged.
 --
@@ -65,9 +65,9 @@ BEGIN
     FROM pg_proc p
     WHERE p.pronamespace = adopt_schema_oid
       AND p.proname IN ('urn_check', 'urn_check_char', 'urn_valid', 'urn_key_v1',
-                        'urn_key_v1_inline', 'urn_key_index', 'urn_rfc8141_key', 'urn_nid',
-                        'urn_nss', 'urn_raise_check_violation', 'urn_key_problem', 'urn_domain_error',
-                        'urn_key_domain_error')
+                        'urn_key_v1_inline', 'urn_key_v2', 'urn_key_v2_inline', 'urn_key_index',
+                        'urn_rfc8141_key', 'urn_nid', 'urn_nss', 'urn_raise_check_violation',
+                        'urn_key_problem', 'urn_domain_error', 'urn_key_domain_error')
     ORDER BY 1
   LOOP
     IF NOT adopt_obj.fits THEN
@@ -93,6 +93,7 @@ BEGIN
                      FROM unnest(ARRAY[
                        '%1$I.urn_check(pg_catalog.text)', '%1$I.urn_valid(pg_catalog.text)',
                        '%1$I.urn_key_v1(%1$I.urn)', '%1$I.urn_key_v1_inline(%1$I.urn)',
+                       '%1$I.urn_key_v2(%1$I.urn)', '%1$I.urn_key_v2_inline(%1$I.urn)',
                        '%1$I.urn_rfc8141_key(%1$I.urn)', '%1$I.urn_nid(%1$I.urn)',
                        '%1$I.urn_nss(%1$I.urn)', '%1$I.urn_key_index(%1$I.urn_key)',
                        '%1$I.urn_key_index(pg_catalog.text)']) AS signature LOOP
@@ -196,15 +197,27 @@ CREATE OR REPLACE FUNCTION urn_key_v1(u urn) RETURNS text
   LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
   AS 'MODULE_PATHNAME', 'urn_key_v1_wrapper';
 COMMENT ON FUNCTION urn_key_v1(urn) IS
-  'The canonical key, urn-core''s Urn::key() under KeyRules::V1';
+  'The canonical key under KeyRules::V1, urn-core''s Urn::key_with(KeyRules::V1)';
 
--- The portable SQL's inlinable twin of urn_key_v1 (what its keyed tables' generated key
--- calls): here the same native function.
+CREATE OR REPLACE FUNCTION urn_key_v2(u urn) RETURNS text
+  LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+  AS 'MODULE_PATHNAME', 'urn_key_v2_wrapper';
+COMMENT ON FUNCTION urn_key_v2(urn) IS
+  'The canonical key, urn-core''s Urn::key() (KeyRules::V2)';
+
+-- The portable SQL's inlinable twins of urn_key_v1 and urn_key_v2 (what its keyed tables'
+-- generated keys call): here the same native functions.
 CREATE OR REPLACE FUNCTION urn_key_v1_inline(u urn) RETURNS text
   LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
   AS 'MODULE_PATHNAME', 'urn_key_v1_wrapper';
 COMMENT ON FUNCTION urn_key_v1_inline(urn) IS
   'urn_key_v1(urn) under the name keyed tables'' generated keys call';
+
+CREATE OR REPLACE FUNCTION urn_key_v2_inline(u urn) RETURNS text
+  LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+  AS 'MODULE_PATHNAME', 'urn_key_v2_wrapper';
+COMMENT ON FUNCTION urn_key_v2_inline(urn) IS
+  'urn_key_v2(urn) under the name keyed tables'' generated keys call';
 
 CREATE OR REPLACE FUNCTION urn_rfc8141_key(u urn) RETURNS text
   LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE

@@ -1,4 +1,4 @@
-//! `urn_pg`: urn-sql's PostgreSQL objects (the domains `urn` and `urn_key`, `urn_key_v1`,
+//! `urn_pg`: urn-sql's PostgreSQL objects (the domains `urn` and `urn_key`, `urn_key_v1`, `urn_key_v2`,
 //! `urn_check` and friends) computed by urn-core inside the server.
 //!
 //! The portable SQL (urn-sql's migration) stays the default; this extension replaces the same
@@ -118,15 +118,27 @@ fn urn_valid(value: &[u8]) -> bool {
     parse(value).is_ok()
 }
 
-/// `urn_key_v1(urn)`: urn-core's `Urn::key()` under `KeyRules::V1`.
+/// `urn_key_v1(urn)`: urn-core's `Urn::key_with(KeyRules::V1)`, what tables made before the V2
+/// rules are keyed by.
+#[pg_extern(sql = false)]
+fn urn_key_v1(urn: &[u8], fcinfo: pg_sys::FunctionCallInfo) -> Internal {
+    key_under(KeyRules::V1, urn, fcinfo)
+}
+
+/// `urn_key_v2(urn)`: urn-core's `Urn::key()` (`KeyRules::V2`).
+#[pg_extern(sql = false)]
+fn urn_key_v2(urn: &[u8], fcinfo: pg_sys::FunctionCallInfo) -> Internal {
+    key_under(KeyRules::V2, urn, fcinfo)
+}
+
+/// The key of `urn` (the first argument of the call `fcinfo`) under `rules`.
 ///
 /// A keyed table's generated column calls it for every row written, so it copies as little as
 /// it can: a URN that is its own key comes back as the argument's own value, and any other key
 /// is copied once, from urn-core's (mostly inline) buffer into PostgreSQL's memory, with no Rust
 /// `String` in between (measured in urn-sql's `--bench extension`; see the README).
-#[pg_extern(sql = false)]
-fn urn_key_v1(urn: &[u8], fcinfo: pg_sys::FunctionCallInfo) -> Internal {
-    let key = urn_arg(urn).key_with(KeyRules::V1);
+fn key_under(rules: KeyRules, urn: &[u8], fcinfo: pg_sys::FunctionCallInfo) -> Internal {
+    let key = urn_arg(urn).key_with(rules);
     let text = key.as_str().as_bytes();
     if text.as_ptr() == urn.as_ptr() && text.len() == urn.len() {
         // SAFETY: PostgreSQL called this function with `fcinfo`, whose first argument (not
@@ -214,11 +226,22 @@ mod tests {
             "urn:isbn:0395363411",
             "urn:Isbn:039536341-1?=q",
         ] {
-            assert_eq!(
-                text(&format!("SELECT urn_key_v1('{urn}')")).as_deref(),
-                Some("urn:isbn:0395363411")
-            );
+            for function in ["urn_key_v1", "urn_key_v2"] {
+                assert_eq!(
+                    text(&format!("SELECT {function}('{urn}')")).as_deref(),
+                    Some("urn:isbn:0395363411")
+                );
+            }
         }
+        // V2's own rules: a DOI in its two URN forms.
+        assert_eq!(
+            text("SELECT urn_key_v2('urn:doi:10.123:ABC%2Fd')").as_deref(),
+            Some("urn:doi:10.123/abc/d")
+        );
+        assert_eq!(
+            text("SELECT urn_key_v1('urn:doi:10.123:ABC%2Fd')").as_deref(),
+            Some("urn:doi:10.123:ABC%2Fd")
+        );
     }
 
     #[pg_test]

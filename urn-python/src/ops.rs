@@ -15,7 +15,10 @@ macro_rules! operations {
         $then! {
             key => urn_arrow::Op::Key(urn_core::KeyRules::CURRENT),
                 _polars_plugin_urn_key, _polars_plugin_field_urn_key,
-                "the canonical key, null for an invalid URN";
+                "the canonical key (the current rules, V2), null for an invalid URN";
+            key_v1 => urn_arrow::Op::Key(urn_core::KeyRules::V1),
+                _polars_plugin_urn_key_v1, _polars_plugin_field_urn_key_v1,
+                "the key under the V1 rules (a table keyed before V2 holds it), null for an invalid URN";
             is_valid => urn_arrow::Op::IsValid,
                 _polars_plugin_urn_is_valid, _polars_plugin_field_urn_is_valid,
                 "whether the value is a URN (RFC 8141)";
@@ -58,18 +61,24 @@ macro_rules! declare {
 }
 operations!(declare);
 
-/// The op named `operation`, its key computed under `rules` (`"v1"`; `None`: the current
-/// rules).
+/// The op named `operation`, its key computed under `rules` (`"v2"`, `"v1"`, `"rfc8141"`;
+/// `None`: the current rules).
 pub fn op(operation: &str, rules: Option<&str>) -> PyResult<Op> {
     let op = named(operation)
         .ok_or_else(|| PyValueError::new_err(format!("no operation {operation:?}")))?;
     match (op, rules) {
-        (Op::Key(_), Some("v1")) => Ok(Op::Key(KeyRules::V1)),
+        (Op::Key(_), Some(rules)) => Ok(Op::Key(key_rules(rules)?)),
         (op, None) => Ok(op),
-        (_, Some(other)) => Err(PyValueError::new_err(format!(
-            "no key rules {other:?} (expected \"v1\")"
+        (_, Some(_)) => Err(PyValueError::new_err(format!(
+            "{operation} takes no key rules"
         ))),
     }
+}
+
+/// The key rules named `name` (`"v2"`, `"v1"`, `"rfc8141"`), or `ValueError`.
+pub fn key_rules(name: &str) -> PyResult<KeyRules> {
+    name.parse()
+        .map_err(|e: urn_core::UnknownKeyRules| PyValueError::new_err(e.to_string()))
 }
 
 /// Adds `OPERATIONS` to the module.

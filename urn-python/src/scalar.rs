@@ -74,7 +74,7 @@ pub struct PyUrn {
     /// The text as given, an exact `str` (a subclass's text is copied into one).
     text: Py<PyString>,
     syntax: Syntax,
-    /// The canonical key (rules V1), made on first use: the text itself when it is its own
+    /// The canonical key (the current rules, V2), made on first use: the text itself when it is its own
     /// key. A plain `OnceLock`, filled while the GIL is held and without calling back into
     /// Python (so no other thread can be waiting on it); `PyOnceLock` would release and
     /// re-take the GIL on every first use, which costs more than making the key.
@@ -177,10 +177,17 @@ impl PyUrn {
         self.with_urn(py, |u| u.f_component().map(|f| PyString::new(py, f)))
     }
 
-    /// The canonical key (rules V1): what `==` and `hash` compare.
+    /// The canonical key (the current rules, V2): what `==` and `hash` compare.
     #[getter]
     fn key<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
         self.key_str(py).cloned()
+    }
+
+    /// The key under the key rules `rules` (`"v2"`, `"v1"`, `"rfc8141"`): a table keyed by
+    /// the V1 rules holds `u.key_with("v1")`.
+    fn key_with<'py>(&self, py: Python<'py>, rules: &str) -> PyResult<Bound<'py, PyString>> {
+        let rules = crate::ops::key_rules(rules)?;
+        self.with_urn(py, |u| PyString::new(py, u.key_with(rules).as_str()))
     }
 
     /// The RFC 8141 section 3 key alone (no namespace rules).
@@ -291,17 +298,20 @@ fn parse(py: Python<'_>, text: &Bound<'_, PyString>, syntax: &str) -> PyResult<P
     PyUrn::parse(py, text, self::syntax(syntax)?)
 }
 
-/// The canonical key of `text`; raises `UrnError` when it is not a URN.
+/// The canonical key of `text` under the key rules `rules` (`"v2"`, the current rules;
+/// `"v1"`; `"rfc8141"`); raises `UrnError` when it is not a URN.
 #[pyfunction]
-#[pyo3(signature = (text, *, syntax = "rfc8141"))]
+#[pyo3(signature = (text, *, syntax = "rfc8141", rules = "v2"))]
 fn key<'py>(
     py: Python<'py>,
     text: &Bound<'_, PyString>,
     syntax: &str,
+    rules: &str,
 ) -> PyResult<Bound<'py, PyString>> {
+    let rules = crate::ops::key_rules(rules)?;
     let text = utf8(text)?;
     let urn = parse_ref(py, &text, self::syntax(syntax)?)?;
-    Ok(PyString::new(py, urn.key().as_str()))
+    Ok(PyString::new(py, urn.key_with(rules).as_str()))
 }
 
 /// Whether `text` is a URN.

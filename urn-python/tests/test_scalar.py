@@ -16,6 +16,7 @@ from conftest import Answer, Oracle, equivalence_pairs
 TYPED: List[Type[Urn]] = [
     urnkit.UuidUrn, urnkit.IsbnUrn, urnkit.IssnUrn, urnkit.IetfUrn, urnkit.OidUrn,
     urnkit.NbnUrn, urnkit.LexUrn, urnkit.MpegUrn, urnkit.OgcUrn, urnkit.ExampleUrn,
+    urnkit.DoiUrn, urnkit.LeiUrn,
 ]
 
 

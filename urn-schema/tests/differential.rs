@@ -137,18 +137,13 @@ fn typed_namespaces_use_the_table_patterns() {
     fn pattern<N: Namespace>() -> (&'static str, &'static str) {
         (N::NID, N::NSS_PATTERN)
     }
-    let typed = [
-        pattern::<ns::Uuid>(),
-        pattern::<ns::Isbn>(),
-        pattern::<ns::Issn>(),
-        pattern::<ns::Ietf>(),
-        pattern::<ns::Oid>(),
-        pattern::<ns::Nbn>(),
-        pattern::<ns::Lex>(),
-        pattern::<ns::Mpeg>(),
-        pattern::<ns::Ogc>(),
-        pattern::<ns::Example>(),
-    ];
+    // Each row of urn-core's namespace table, through its marker.
+    macro_rules! typed {
+        ($($(#[$doc:meta])* $variant:ident => $module:ident, $alias:ident;)*) => {
+            [$(pattern::<ns::$variant>()),*]
+        };
+    }
+    let typed = urn_core::known_namespaces!(typed);
     let table: Vec<_> = KnownNamespace::ALL
         .iter()
         .map(|ns| (ns.nid(), ns.nss_pattern()))

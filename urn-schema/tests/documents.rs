@@ -179,18 +179,13 @@ fn schemas_folder_matches_the_code() {
 #[test]
 fn typed_schemas_equal_namespace_documents() {
     use urn_schema::*;
-    let typed = [
-        ("uuid", document_for::<UuidUrn>()),
-        ("isbn", document_for::<IsbnUrn>()),
-        ("issn", document_for::<IssnUrn>()),
-        ("ietf", document_for::<IetfUrn>()),
-        ("oid", document_for::<OidUrn>()),
-        ("nbn", document_for::<NbnUrn>()),
-        ("lex", document_for::<LexUrn>()),
-        ("mpeg", document_for::<MpegUrn>()),
-        ("ogc", document_for::<OgcUrn>()),
-        ("example", document_for::<ExampleUrn>()),
-    ];
+    // Each row of urn-core's namespace table, through its typed alias.
+    macro_rules! typed {
+        ($($(#[$doc:meta])* $variant:ident => $module:ident, $alias:ident;)*) => {
+            [$((KnownNamespace::$variant.nid(), document_for::<$alias>())),*]
+        };
+    }
+    let typed = urn_core::known_namespaces!(typed);
     let nids: Vec<&str> = typed.iter().map(|(nid, _)| *nid).collect();
     let table: Vec<&str> = KnownNamespace::ALL.iter().map(|ns| ns.nid()).collect();
     assert_eq!(nids, table, "one typed alias per known namespace");

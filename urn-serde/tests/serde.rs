@@ -388,18 +388,13 @@ fn every_typed_alias_is_reexported() {
     fn nid<N: urn_serde::Namespace>(_: Option<NsUrn<N>>) -> &'static str {
         N::NID
     }
-    let here = [
-        nid(None::<urn_serde::UuidUrn>),
-        nid(None::<urn_serde::IsbnUrn>),
-        nid(None::<urn_serde::IssnUrn>),
-        nid(None::<urn_serde::IetfUrn>),
-        nid(None::<urn_serde::OidUrn>),
-        nid(None::<urn_serde::NbnUrn>),
-        nid(None::<urn_serde::LexUrn>),
-        nid(None::<urn_serde::MpegUrn>),
-        nid(None::<urn_serde::OgcUrn>),
-        nid(None::<urn_serde::ExampleUrn>),
-    ];
+    // Each row of urn-core's namespace table names its alias under urn_serde.
+    macro_rules! here {
+        ($($(#[$doc:meta])* $variant:ident => $module:ident, $alias:ident;)*) => {
+            [$(nid(None::<urn_serde::$alias>)),*]
+        };
+    }
+    let here = urn_core::known_namespaces!(here);
     let table: Vec<&str> = urn_core::KnownNamespace::ALL
         .iter()
         .map(|ns| ns.nid())

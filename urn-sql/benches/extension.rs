@@ -12,7 +12,10 @@
 //!   `tests/fixtures/urn-sql-3-up.sql`: the "before"), on the current one and on the extension,
 //!   each with the key in the database's collation (revision 3's pattern) and with the table
 //!   pattern of today (`Dialect::create_table_sql`); with each table's size;
-//! - the cost of one `x::urn` check and one `urn_key_v1(x)` call in each SQL;
+//! - the same keyed table under the V1 rules (`urn_key_v1_inline`) and the V2 rules
+//!   (`urn_key_v2_inline`, today's default), in one run;
+//! - the cost of one `x::urn` check and one `urn_key_v1(x)` and `urn_key_v2(x)` call in each
+//!   SQL;
 //! - the time of one call of each function, and of each domain's refusal path, on URNs of
 //!   8 KiB and 64 KiB of each shape (`%XX`, plain characters, long r-, q- and f-components).
 //!
@@ -38,7 +41,7 @@ use std::time::{Duration, Instant};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{AssertSqlSafe, Executor};
 use support::{corpus, long_inputs, median};
-use urn_sql::UrnTable;
+use urn_sql::{KeyRules, UrnTable};
 
 /// Runs per variant (`URN_BENCH_RUNS` to change).
 fn run_count() -> usize {
@@ -197,10 +200,10 @@ async fn count_time_in(pool: &PgPool, expr: &str, table: &str) -> f64 {
     median(runs).as_secs_f64()
 }
 
-/// Microseconds per row above `count(x)` of the `x::urn` check and of `urn_key_v1(x)` (which
-/// checks, then keys), over [`CALL_ROWS`] URNs, and of `column_key` on a `urn` column (what a
-/// keyed table's generated column pays), above `count(u)`.
-async fn per_call(pool: &PgPool, urns: &[String], column_key: &str) -> (f64, f64, f64) {
+/// Microseconds per row above `count(x)` of the `x::urn` check and of `key(x)` (`urn_key_v1`,
+/// `urn_key_v2`: it checks, then keys), over [`CALL_ROWS`] URNs, and of `key`'s `_inline` form
+/// on a `urn` column (what a keyed table's generated column pays), above `count(u)`.
+async fn per_call(pool: &PgPool, urns: &[String], key: &str) -> (f64, f64, f64) {
     pool.execute("SET max_parallel_workers_per_gather = 0")
         .await
         .unwrap();
@@ -215,7 +218,7 @@ async fn per_call(pool: &PgPool, urns: &[String], column_key: &str) -> (f64, f64
     pool.execute("VACUUM ANALYZE src").await.unwrap();
     let base = count_time_in(pool, "x", "src").await;
     let domain = count_time_in(pool, "x::urn", "src").await;
-    let key = count_time_in(pool, "urn_key_v1(x)", "src").await;
+    let key_time = count_time_in(pool, &format!("{key}(x)"), "src").await;
     pool.execute(
         "DROP TABLE IF EXISTS src_urn; CREATE TABLE src_urn AS SELECT x::urn AS u FROM src",
     )
@@ -223,14 +226,14 @@ async fn per_call(pool: &PgPool, urns: &[String], column_key: &str) -> (f64, f64
     .unwrap();
     pool.execute("VACUUM ANALYZE src_urn").await.unwrap();
     let column_base = count_time_in(pool, "u", "src_urn").await;
-    let column = count_time_in(pool, &format!("{column_key}(u)"), "src_urn").await;
+    let column = count_time_in(pool, &format!("{key}_inline(u)"), "src_urn").await;
     pool.execute("DROP TABLE src; DROP TABLE src_urn")
         .await
         .unwrap();
     let per_row = |t: f64| t / urns.len() as f64 * 1e6;
     (
         per_row(domain - base),
-        per_row(key - base),
+        per_row(key_time - base),
         per_row(column - column_base),
     )
 }
@@ -318,10 +321,12 @@ async fn run(db: &Database, sizes: &[usize]) {
     );
     // Today's pattern, in the schema each install put urn-sql's objects in (the first of its
     // pool's search_path).
-    let today = |schema: &str| {
+    let today = |schema: &str, rules: KeyRules| {
         let table = UrnTable::new(&format!("{schema}.t"))
             .unwrap()
             .with_urn_schema(schema)
+            .unwrap()
+            .with_key_rules(rules)
             .unwrap();
         urn_sql::Dialect::Postgres.create_table_sql(&table)
     };
@@ -369,8 +374,13 @@ async fn run(db: &Database, sizes: &[usize]) {
             sql: Sql::Portable,
         },
         Variant {
+            name: "keyed V1, portable",
+            ddl: today("current", KeyRules::V1),
+            sql: Sql::Portable,
+        },
+        Variant {
             name: "keyed, portable",
-            ddl: today("current"),
+            ddl: today("current", KeyRules::V2),
             sql: Sql::Portable,
         },
     ];
@@ -381,8 +391,13 @@ async fn run(db: &Database, sizes: &[usize]) {
             sql: Sql::Extension,
         });
         variants.push(Variant {
+            name: "keyed V1, urn_pg",
+            ddl: today("public", KeyRules::V1),
+            sql: Sql::Extension,
+        });
+        variants.push(Variant {
             name: "keyed, urn_pg",
-            ddl: today("public"),
+            ddl: today("public", KeyRules::V2),
             sql: Sql::Extension,
         });
     }
@@ -432,19 +447,25 @@ async fn run(db: &Database, sizes: &[usize]) {
 /// The per-call costs in each SQL.
 async fn calls(db: &Database) {
     let urns = corpus(CALL_ROWS);
-    // What each keyed table's generated column calls: urn_key_v1_inline in both revisions.
+    // What each keyed table's generated column calls: urn_key_v1_inline in revision 3 and in
+    // V1 tables, urn_key_v2_inline in today's.
     let mut sets = vec![
         (
             "portable rev 3",
-            per_call(&db.previous, &urns, "urn_key_v1_inline").await,
+            per_call(&db.previous, &urns, "urn_key_v1").await,
         ),
         (
-            "portable SQL",
-            per_call(&db.portable, &urns, "urn_key_v1_inline").await,
+            "portable V1",
+            per_call(&db.portable, &urns, "urn_key_v1").await,
+        ),
+        (
+            "portable V2",
+            per_call(&db.portable, &urns, "urn_key_v2").await,
         ),
     ];
     if let Some(native) = &db.native {
-        sets.push(("urn_pg", per_call(native, &urns, "urn_key_v1_inline").await));
+        sets.push(("urn_pg V1", per_call(native, &urns, "urn_key_v1").await));
+        sets.push(("urn_pg V2", per_call(native, &urns, "urn_key_v2").await));
     }
     println!(
         "per call, µs per row above count(x), {CALL_ROWS} URNs ({}):",
@@ -452,7 +473,7 @@ async fn calls(db: &Database) {
     );
     for (name, (domain, key, column)) in sets {
         println!(
-            "  {name:<15} x::urn {domain:>5.2}  urn_key_v1(x) {key:>5.2}  the key function alone \
+            "  {name:<15} x::urn {domain:>5.2}  urn_key_vN(x) {key:>5.2}  the key function alone \
              {:>5.2}  the table's key on a urn column {column:>5.2}",
             key - domain
         );

@@ -166,6 +166,10 @@ macro_rules! backend {
                 Some(Error::QueryBuilderError(message.into()))
             }
 
+            fn key_error(message: String) -> Option<Error> {
+                Some(Error::DeserializationError(message.into()))
+            }
+
             async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> QueryResult<StoredUrn> {
                 ::diesel::sql_query(sql)
                     .bind::<Text, _>(key)
@@ -289,5 +293,8 @@ where
     }
     let rows = ::diesel::sql_query(crate::sqlite::audit_sql(table))
         .load_iter::<AuditRow, ::diesel::connection::DefaultLoadingMode>(conn)?;
-    crate::sqlite::Audit::of_rows(rows.map(|row| row.map(|r| (r.id, r.urn, r.urn_key))))
+    crate::sqlite::Audit::of_rows(
+        table.key_rules(),
+        rows.map(|row| row.map(|r| (r.id, r.urn, r.urn_key))),
+    )
 }

@@ -18,7 +18,9 @@
 mod dialect;
 mod message;
 mod protocol;
+mod rekey;
 mod row;
+mod rule_sql;
 mod table;
 
 pub mod mariadb;
@@ -57,11 +59,14 @@ mod guides {
     struct MariaDb;
     #[doc = include_str!("../docs/security.md")]
     struct Security;
+    #[doc = include_str!("../docs/rekey.md")]
+    struct Rekey;
 }
 
 pub use dialect::Dialect;
+pub use rekey::{Collision, OnCollision, RekeyError, Rekeyed};
 pub use row::StoredUrn;
-pub use table::{IdentifierError, UrnTable};
+pub use table::{IdentifierError, UnversionedKeyRules, UrnTable};
 // urn-core whole, and its prelude at the root: the same names in every sibling crate (the
 // column impls of these types live in urn-core, behind the features this crate turns on).
 pub use urn_core;

@@ -25,7 +25,7 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-use urn_core::{Urn, UrnKey};
+use urn_core::{KeyRules, Urn, UrnKey};
 
 use crate::row::StoredUrn;
 
@@ -56,18 +56,20 @@ pub(crate) struct Plan {
     /// they name is not to be trusted (PostgreSQL, for a table whose schemas were not named);
     /// `None`: nothing to check.
     pub(crate) check: Option<String>,
+    /// The key rules of the table's key column: the key the statements bind.
+    pub(crate) rules: KeyRules,
 }
 
 /// What installing urn-sql does on a database (each database module says which).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Install {
     /// Runs this script, which makes the objects and changes nothing when they are there
     /// (PostgreSQL: one simple-protocol message, so one transaction; MariaDB commits DDL as it
     /// goes, and running it again finishes an interrupted install).
     Script(&'static str),
-    /// Nothing lives in the database (SQLite): runs this query, which fails where the
-    /// connection lacks the key function, and says how to register it.
-    Probe(&'static str),
+    /// Nothing lives in the database (SQLite): runs the query this makes, which fails where
+    /// the connection lacks the key functions, and says how to register them.
+    Probe(fn() -> String),
 }
 
 /// How an insert reports that the key is stored already.
@@ -135,6 +137,12 @@ pub(crate) trait Client {
     /// can make one; `None` keeps the database's own error.
     fn refused(message: String) -> Option<Self::Error>;
 
+    /// The client's error for a row whose stored key is not the key under the table's rules
+    /// (`message` says which); `None` for a client that checks the key column against the
+    /// plan's rules while it reads the row (tokio-postgres, which makes errors only of failed
+    /// conversions).
+    fn key_error(message: String) -> Option<Self::Error>;
+
     /// [`Client::find`] for the last try: no row is the client's own "no rows" error (sqlx's
     /// `RowNotFound`, diesel's `NotFound`, …).
     fn find_one(
@@ -155,11 +163,11 @@ pub(crate) async fn insert_or_get<C: Client>(
     urn: &Urn,
 ) -> Result<StoredUrn, C::Error> {
     check(client, plan).await?;
-    let key = urn.key();
+    let key = urn.key_with(plan.rules);
     let mut attempt = 1;
     loop {
         match client.insert(plan, urn).await {
-            Inserted::Row(row) => return Ok(row),
+            Inserted::Row(row) => return keyed_alike::<C>(row, &key, plan.rules),
             Inserted::Nothing | Inserted::Duplicate => {}
             Inserted::Failed(e) => return Err(e),
         }
@@ -173,6 +181,30 @@ pub(crate) async fn insert_or_get<C: Client>(
     }
 }
 
+/// `row`, which an insert of a URN whose key under `rules` is `key` returned, if its stored
+/// key is that key: otherwise the table computes its keys by other rules than the
+/// [`UrnTable`](crate::UrnTable) says (a V1 table used as a V2 one), and the caller's error
+/// says so (a lookup by that key would miss rows).
+fn keyed_alike<C: Client>(
+    row: StoredUrn,
+    key: &UrnKey<'_>,
+    rules: KeyRules,
+) -> Result<StoredUrn, C::Error> {
+    if row.key == *key {
+        return Ok(row);
+    }
+    let message = format!(
+        "the table stored the key {} for {}, whose key under the key rules {rules} is {key}: \
+         the table is keyed by other rules (declare them with UrnTable::with_key_rules, or \
+         re-key the table: urn sql --rekey)",
+        row.key, row.urn
+    );
+    match C::key_error(message) {
+        Some(error) => Err(error),
+        None => Ok(row),
+    }
+}
+
 /// Installs urn-sql's objects, or checks that the connection has what the database needs.
 pub(crate) async fn install<C: Client>(client: &mut C, install: Install) -> Result<(), C::Error>
 where
@@ -180,7 +212,7 @@ where
 {
     match install {
         Install::Script(sql) => client.execute(sql).await,
-        Install::Probe(sql) => match client.execute(sql).await {
+        Install::Probe(sql) => match client.execute(&sql()).await {
             Ok(()) => Ok(()),
             Err(e) => Err(C::refused(crate::sqlite::not_registered(&e)).unwrap_or(e)),
         },
@@ -195,7 +227,7 @@ pub(crate) async fn find<C: Client>(
     urn: &Urn,
 ) -> Result<Option<StoredUrn>, C::Error> {
     check(client, plan).await?;
-    client.find(&plan.find, &urn.key()).await
+    client.find(&plan.find, &urn.key_with(plan.rules)).await
 }
 
 /// Runs the plan's `check`, if it has one.
@@ -266,6 +298,9 @@ mod tests {
         fn refused(message: String) -> Option<String> {
             Some(message)
         }
+        fn key_error(message: String) -> Option<String> {
+            Some(message)
+        }
         async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<StoredUrn, String> {
             self.find(sql, key)
                 .await?
@@ -291,6 +326,7 @@ mod tests {
             conflict: Conflict::NoRow,
             insert_then_read: None,
             check: None,
+            rules: KeyRules::CURRENT,
         }
     }
 

@@ -88,7 +88,7 @@ pub fn find(
 pub fn audit(conn: &Connection, table: &UrnTable) -> ::rusqlite::Result<Vec<AuditFinding>> {
     let mut statement = conn.prepare(&crate::sqlite::audit_sql(table))?;
     let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
-    Audit::of_rows(rows)
+    Audit::of_rows(table.key_rules(), rows)
 }
 
 /// One connection running the protocol's statements (each ready at once).
@@ -132,6 +132,15 @@ impl Client for Conn<'_> {
     fn refused(_: String) -> Option<::rusqlite::Error> {
         // rusqlite's errors say what SQLite said; none of its kinds is a message of ours.
         None
+    }
+
+    fn key_error(message: String) -> Option<::rusqlite::Error> {
+        // The key column (the third) did not convert to a key under the table's rules.
+        Some(::rusqlite::Error::FromSqlConversionFailure(
+            2,
+            ::rusqlite::types::Type::Text,
+            message.into(),
+        ))
     }
 
     async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> ::rusqlite::Result<StoredUrn> {

@@ -137,6 +137,10 @@ impl<C: ConnectionTrait> Client for Conn<'_, C> {
         Some(DbErr::Custom(message))
     }
 
+    fn key_error(message: String) -> Option<DbErr> {
+        Some(DbErr::Type(message))
+    }
+
     async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<StoredUrn, DbErr> {
         self.find(sql, key).await?.ok_or_else(|| {
             DbErr::RecordNotFound(format!(

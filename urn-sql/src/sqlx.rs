@@ -11,9 +11,10 @@
 use std::future::Future;
 
 use ::sqlx::{Acquire, AssertSqlSafe, Row};
-use urn_core::{Urn, UrnKey};
+use urn_core::{KeyRules, Urn, UrnKey};
 
 use crate::protocol::{self, Client, Inserted, Plan};
+use crate::rekey::{self, Collision, OnCollision, Rekeyed};
 use crate::row::StoredUrn;
 use crate::table::UrnTable;
 
@@ -43,6 +44,21 @@ pub trait Database: ::sqlx::Database + sealed::Sealed {
         table: &'c UrnTable,
         urn: &'c Urn,
     ) -> impl Future<Output = Result<Option<StoredUrn>, ::sqlx::Error>> + Send + 'c;
+
+    #[doc(hidden)]
+    fn rekey_on<'c>(
+        conn: &'c mut Self::Connection,
+        table: &'c UrnTable,
+        to: KeyRules,
+        on_collision: OnCollision,
+    ) -> impl Future<Output = Result<Rekeyed, ::sqlx::Error>> + Send + 'c;
+
+    #[doc(hidden)]
+    fn collisions_on<'c>(
+        conn: &'c mut Self::Connection,
+        table: &'c UrnTable,
+        to: KeyRules,
+    ) -> impl Future<Output = Result<Vec<Collision>, ::sqlx::Error>> + Send + 'c;
 }
 
 /// Makes what urn-sql needs in the database, and does nothing when it is there:
@@ -104,6 +120,53 @@ where
 {
     let mut conn = conn.acquire().await?;
     <A::Database as Database>::find_on(&mut conn, table, urn).await
+}
+
+/// Re-keys `table` (keyed by its [`UrnTable::key_rules`], say `KeyRules::V1`) to the next
+/// version of the rules, `to`, on one connection: the steps of
+/// [`Dialect::rekey_sql`](crate::Dialect::rekey_sql), run as the script runs them. First the
+/// rows that the new rules make one are collected; with [`OnCollision::Refuse`] and any such
+/// rows, it stops there, changing nothing, and returns them ([`Rekeyed::collisions`],
+/// `switched` false). Online on PostgreSQL and (where MariaDB allows it) MariaDB; one
+/// transaction on SQLite. Stopped anywhere, the table works under its rules, and calling it
+/// again goes on. A table re-keyed already is left as it is (`switched`).
+///
+/// ```no_run
+/// # async fn f(pool: sqlx::PgPool) -> Result<(), Box<dyn std::error::Error>> {
+/// use urn_sql::{KeyRules, OnCollision, UrnTable};
+/// let old = UrnTable::new("items")?.with_key_rules(KeyRules::V1)?;
+/// let done = urn_sql::sqlx::rekey(&pool, &old, KeyRules::V2, OnCollision::Refuse).await?;
+/// assert!(done.switched);
+/// let items = old.with_key_rules(KeyRules::V2)?; // the table from now on
+/// # Ok(()) }
+/// ```
+pub async fn rekey<'a, A>(
+    conn: A,
+    table: &UrnTable,
+    to: KeyRules,
+    on_collision: OnCollision,
+) -> Result<Rekeyed, ::sqlx::Error>
+where
+    A: Acquire<'a>,
+    A::Database: Database,
+{
+    let mut conn = conn.acquire().await?;
+    <A::Database as Database>::rekey_on(&mut conn, table, to, on_collision).await
+}
+
+/// The rows of `table` that are distinct under its rules but one URN under `to`: what
+/// [`rekey`] would refuse (or, with [`OnCollision::KeepFirst`], move), changing nothing.
+pub async fn rekey_collisions<'a, A>(
+    conn: A,
+    table: &UrnTable,
+    to: KeyRules,
+) -> Result<Vec<Collision>, ::sqlx::Error>
+where
+    A: Acquire<'a>,
+    A::Database: Database,
+{
+    let mut conn = conn.acquire().await?;
+    <A::Database as Database>::collisions_on(&mut conn, table, to).await
 }
 
 /// One sqlx connection running the protocol's statements.
@@ -178,6 +241,13 @@ macro_rules! database {
                 Some(::sqlx::Error::Configuration(message.into()))
             }
 
+            fn key_error(message: String) -> Option<::sqlx::Error> {
+                Some(::sqlx::Error::ColumnDecode {
+                    index: "urn_key".into(),
+                    source: message.into(),
+                })
+            }
+
             async fn find_one(
                 &mut self,
                 sql: &str,
@@ -213,6 +283,68 @@ macro_rules! database {
             ) -> Result<Option<StoredUrn>, ::sqlx::Error> {
                 let plan = $dialect.plan(table);
                 protocol::find(&mut Conn(conn), &plan, urn).await
+            }
+
+            async fn rekey_on<'c>(
+                conn: &'c mut $conn,
+                table: &'c UrnTable,
+                to: KeyRules,
+                on_collision: OnCollision,
+            ) -> Result<Rekeyed, ::sqlx::Error> {
+                rekey::run(&mut Conn(conn), $dialect, table, to, on_collision, false).await
+            }
+
+            async fn collisions_on<'c>(
+                conn: &'c mut $conn,
+                table: &'c UrnTable,
+                to: KeyRules,
+            ) -> Result<Vec<Collision>, ::sqlx::Error> {
+                rekey::run(
+                    &mut Conn(conn),
+                    $dialect,
+                    table,
+                    to,
+                    OnCollision::Refuse,
+                    true,
+                )
+                .await
+                .map(|r| r.collisions)
+            }
+        }
+
+        #[cfg(feature = $feature)]
+        impl rekey::Runner for Conn<'_, $conn> {
+            type Error = ::sqlx::Error;
+
+            async fn execute(&mut self, sql: &str) -> Result<(), ::sqlx::Error> {
+                <Self as Client>::execute(self, sql).await
+            }
+
+            async fn texts(
+                &mut self,
+                sql: &str,
+            ) -> Result<Vec<(String, String, String)>, ::sqlx::Error> {
+                let rows = ::sqlx::raw_sql(AssertSqlSafe(sql))
+                    .fetch_all(&mut *self.0)
+                    .await?;
+                rows.iter()
+                    .map(|row| Ok((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?)))
+                    .collect()
+            }
+
+            async fn flag(&mut self, sql: &str) -> Result<bool, ::sqlx::Error> {
+                let rows = ::sqlx::raw_sql(AssertSqlSafe(sql))
+                    .fetch_all(&mut *self.0)
+                    .await?;
+                let Some(row) = rows.first() else {
+                    return Err(::sqlx::Error::RowNotFound);
+                };
+                row.try_get::<bool, _>(0)
+                    .or_else(|_| row.try_get::<i64, _>(0).map(|n| n != 0))
+            }
+
+            fn error(error: crate::RekeyError) -> ::sqlx::Error {
+                ::sqlx::Error::Configuration(error.into())
             }
         }
     };
@@ -280,7 +412,7 @@ where
 {
     use futures_util::TryStreamExt;
     let mut conn = conn.acquire().await?;
-    let mut audit = crate::sqlite::Audit::new();
+    let mut audit = crate::sqlite::Audit::new(table.key_rules());
     let sql = crate::sqlite::audit_sql(table);
     let mut rows =
         ::sqlx::query_as::<_, (i64, Option<Vec<u8>>, Option<Vec<u8>>)>(AssertSqlSafe(sql))

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use urn_core::KeyRules;
+
 /// A table name, column name or schema name that is not a plain SQL identifier.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IdentifierError {
@@ -23,6 +25,23 @@ impl fmt::Display for IdentifierError {
 
 impl std::error::Error for IdentifierError {}
 
+/// Key rules no table can be keyed by: a table is keyed by a version of the rules
+/// ([`KeyRules::VERSIONS`]), which has SQL key functions; [`KeyRules::Rfc8141`] has none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnversionedKeyRules(pub KeyRules);
+
+impl fmt::Display for UnversionedKeyRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a table is keyed by a version of the key rules (v1, v2), not {}",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnversionedKeyRules {}
+
 /// The schema PostgreSQL statements name when the caller does not: for urn-sql's objects
 /// ([`UrnTable::with_urn_schema`]) and for a table given without one. `public` is where the
 /// install puts them for a role whose search_path is PostgreSQL's default; statements that
@@ -30,8 +49,10 @@ impl std::error::Error for IdentifierError {}
 pub(crate) const DEFAULT_SCHEMA: &str = "public";
 
 /// A table with an integer id, a URN column and a unique key column, as urn-sql's table
-/// pattern lays it out (defaults: columns `id`, `urn`, `urn_key`), and the schema that holds
-/// urn-sql's PostgreSQL domains and functions (default `public`).
+/// pattern lays it out (defaults: columns `id`, `urn`, `urn_key`), the version of the key
+/// rules its key follows (default [`KeyRules::CURRENT`]; see
+/// [`with_key_rules`](UrnTable::with_key_rules)), and the schema that holds urn-sql's
+/// PostgreSQL domains and functions (default `public`).
 ///
 /// Names are checked to be plain identifiers and always written double-quoted, so they are
 /// case-sensitive as given. Every PostgreSQL statement urn-sql writes for the table names the
@@ -76,6 +97,8 @@ pub struct UrnTable {
     urn_schema: String,
     /// Whether the caller named that schema ([`UrnTable::with_urn_schema`]).
     urn_schema_given: bool,
+    /// The key rules of the key column (a version).
+    key_rules: KeyRules,
 }
 
 impl UrnTable {
@@ -110,7 +133,44 @@ impl UrnTable {
             partitions: 0,
             urn_schema: quote(DEFAULT_SCHEMA)?,
             urn_schema_given: false,
+            key_rules: KeyRules::CURRENT,
         })
+    }
+
+    /// The version of the key rules the table's key column follows: what its `CREATE TABLE`
+    /// generates the key with (`urn_key_v2`, `urn_key_v1`, …) and what the helpers compute
+    /// the key they look up by with. New tables take [`KeyRules::CURRENT`], the default; a
+    /// table made before it (keyed by `urn_key_v1`) says `KeyRules::V1` here until it is
+    /// re-keyed (`urn sql --rekey v2`, [`rekey_sql`](crate::Dialect::rekey_sql)). The helpers
+    /// check each row an insert returns against these rules and fail on a key of other rules;
+    /// a lookup cannot tell (it finds nothing where the keys differ), so say which rules a
+    /// table has.
+    ///
+    /// ```
+    /// use urn_core::KeyRules;
+    /// use urn_sql::{Dialect, UrnTable};
+    /// let old = UrnTable::new("items")?.with_key_rules(KeyRules::V1)?;
+    /// assert!(Dialect::Postgres.create_table_sql(&old).contains("urn_key_v1_inline"));
+    /// assert!(Dialect::Postgres.create_table_sql(&UrnTable::new("items")?).contains("urn_key_v2_inline"));
+    /// assert!(UrnTable::new("items")?.with_key_rules(KeyRules::Rfc8141).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_key_rules(mut self, rules: KeyRules) -> Result<Self, UnversionedKeyRules> {
+        if rules.sql_function().is_none() {
+            return Err(UnversionedKeyRules(rules));
+        }
+        self.key_rules = rules;
+        Ok(self)
+    }
+
+    /// The version of the key rules the key column follows.
+    pub fn key_rules(&self) -> KeyRules {
+        self.key_rules
+    }
+
+    /// The name of the SQL key function of the table's rules: `urn_key_v2`.
+    pub(crate) fn key_function(&self) -> &'static str {
+        self.key_rules.sql_function().unwrap_or("urn_key_v2")
     }
 
     /// The schema that holds urn-sql's PostgreSQL domains and functions (the portable install
@@ -146,8 +206,25 @@ impl UrnTable {
     }
 
     /// The key column's name without quotes.
-    fn bare_key(&self) -> &str {
+    pub(crate) fn bare_key(&self) -> &str {
         self.key.trim_matches('"')
+    }
+
+    /// The table's name without schema and quotes.
+    pub(crate) fn bare_name(&self) -> &str {
+        &self.bare
+    }
+
+    /// The schema (MariaDB: database) the name gives, without quotes; `None` when it gives
+    /// none.
+    pub(crate) fn schema_name(&self) -> Option<&str> {
+        let schema = self.schema.trim_end_matches('.').trim_matches('"');
+        (!schema.is_empty()).then_some(schema)
+    }
+
+    /// The quoted name of a column about the key: `<key>_<suffix>` (`urn_key_v2`).
+    pub(crate) fn key_column_named(&self, suffix: &str) -> String {
+        quote_truncated(&format!("{}_{suffix}", self.bare_key()))
     }
 
     /// The number of hash partitions (0: not partitioned).

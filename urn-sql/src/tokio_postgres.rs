@@ -8,8 +8,9 @@
 //! `row.try_get::<_, Urn>("urn")` work; a stored value that is not a valid URN is an error for
 //! that row only, with the same text as sqlx and diesel give.
 
+use ::tokio_postgres::types::{FromSql, Type};
 use ::tokio_postgres::{Error, GenericClient, Row};
-use urn_core::{Urn, UrnKey};
+use urn_core::{KeyRules, Urn, UrnKey};
 
 use crate::protocol::{self, Client, Inserted, Plan};
 use crate::row::StoredUrn;
@@ -63,14 +64,44 @@ pub async fn find<C: GenericClient>(
 /// One client running the protocol's statements.
 struct Conn<'c, C>(&'c C);
 
-/// Reads a [`StoredUrn`] from a row of the protocol's statements.
-fn stored(row: &Row) -> Result<StoredUrn, Error> {
-    StoredUrn::read(
-        row.try_get(0),
-        row.try_get(1),
-        row.try_get(2),
-        row.try_get(3),
-    )
+/// Reads a [`StoredUrn`] from a row of the protocol's statements; with `rules` (an insert's
+/// row), its key checked to be a key under those rules, the table's (a row keyed by other rules
+/// fails as a conversion error, the one kind of error tokio-postgres makes: see
+/// [`KeyUnder`]). A lookup's row has the key it was looked up by.
+fn stored(row: &Row, rules: Option<KeyRules>) -> Result<StoredUrn, Error> {
+    let key = match rules {
+        None => row.try_get(2),
+        Some(KeyRules::V1) => row.try_get::<_, KeyUnder<1>>(2).map(|k| k.0),
+        Some(_) => row.try_get::<_, KeyUnder<2>>(2).map(|k| k.0),
+    };
+    StoredUrn::read(row.try_get(0), row.try_get(1), key, row.try_get(3))
+}
+
+/// A key column read as a key under version `V` of the key rules (1: V1, 2: V2): the
+/// protocol's check that a row's key is under the table's rules, made while reading.
+struct KeyUnder<const V: u8>(UrnKey<'static>);
+
+impl<'a, const V: u8> FromSql<'a> for KeyUnder<V> {
+    fn from_sql(
+        ty: &Type,
+        raw: &'a [u8],
+    ) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        let key = UrnKey::from_sql(ty, raw)?;
+        let rules = if V == 1 { KeyRules::V1 } else { KeyRules::V2 };
+        match UrnKey::parse_with(key.as_str(), rules) {
+            Ok(_) => Ok(KeyUnder(key)),
+            Err(e) => Err(format!(
+                "the table stored the key {key}, which is not a key under the key rules \
+                 {rules} ({e}): the table is keyed by other rules (declare them with \
+                 UrnTable::with_key_rules, or re-key the table: urn sql --rekey)"
+            )
+            .into()),
+        }
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        <UrnKey<'static> as FromSql>::accepts(ty)
+    }
 }
 
 impl<C: GenericClient> Client for Conn<'_, C> {
@@ -78,7 +109,9 @@ impl<C: GenericClient> Client for Conn<'_, C> {
 
     async fn insert(&mut self, plan: &Plan, urn: &Urn) -> Inserted<Error> {
         match self.0.query_opt(&plan.insert, &[urn]).await {
-            Ok(Some(row)) => stored(&row).map_or_else(Inserted::Failed, Inserted::Row),
+            Ok(Some(row)) => {
+                stored(&row, Some(plan.rules)).map_or_else(Inserted::Failed, Inserted::Row)
+            }
             Ok(None) => Inserted::Nothing,
             Err(e) => Inserted::Failed(e),
         }
@@ -86,7 +119,7 @@ impl<C: GenericClient> Client for Conn<'_, C> {
 
     async fn find(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<Option<StoredUrn>, Error> {
         let row = self.0.query_opt(sql, &[key]).await?;
-        row.as_ref().map(stored).transpose()
+        row.map(|row| stored(&row, None)).transpose()
     }
 
     async fn execute(&mut self, sql: &str) -> Result<(), Error> {
@@ -98,7 +131,12 @@ impl<C: GenericClient> Client for Conn<'_, C> {
         None
     }
 
+    fn key_error(_: String) -> Option<Error> {
+        // Checked while reading the row (`stored`).
+        None
+    }
+
     async fn find_one(&mut self, sql: &str, key: &UrnKey<'_>) -> Result<StoredUrn, Error> {
-        stored(&self.0.query_one(sql, &[key]).await?)
+        stored(&self.0.query_one(sql, &[key]).await?, None)
     }
 }

@@ -166,18 +166,14 @@ fn every_typed_alias_is_reexported() {
     fn nid<N: urn_sql::Namespace>(_: Option<urn_sql::NsUrn<N>>) -> &'static str {
         N::NID
     }
-    let here = [
-        nid(None::<urn_sql::UuidUrn>),
-        nid(None::<urn_sql::IsbnUrn>),
-        nid(None::<urn_sql::IssnUrn>),
-        nid(None::<urn_sql::IetfUrn>),
-        nid(None::<urn_sql::OidUrn>),
-        nid(None::<urn_sql::NbnUrn>),
-        nid(None::<urn_sql::LexUrn>),
-        nid(None::<urn_sql::MpegUrn>),
-        nid(None::<urn_sql::OgcUrn>),
-        nid(None::<urn_sql::ExampleUrn>),
-    ];
+    // Each row of urn-core's namespace table names its alias under urn_sql (a compile error
+    // for one urn_sql does not re-export).
+    macro_rules! here {
+        ($($(#[$doc:meta])* $variant:ident => $module:ident, $alias:ident;)*) => {
+            [$(nid(None::<urn_sql::$alias>)),*]
+        };
+    }
+    let here = urn_core::known_namespaces!(here);
     let table: Vec<&str> = urn_core::KnownNamespace::ALL
         .iter()
         .map(|ns| ns.nid())

@@ -831,6 +831,7 @@ async fn session_settings_change_no_answer() {
         "public.urn_check($1)",
         "public.urn_valid($1)::text",
         "public.urn_key_v1($1::public.urn)",
+        "public.urn_key_v2($1::public.urn)",
         "public.urn_rfc8141_key($1::public.urn)",
         "public.urn_nid($1::public.urn) || ' ' || public.urn_nss($1::public.urn)",
         "public.urn_key_index(public.urn_key_v1($1::public.urn))",
@@ -840,7 +841,7 @@ async fn session_settings_change_no_answer() {
     admin
         .execute(
             "CREATE TABLE public.keyed (urn public.urn NOT NULL, \
-             urn_key text GENERATED ALWAYS AS (public.urn_key_v1_inline(urn)) STORED NOT NULL)",
+             urn_key text GENERATED ALWAYS AS (public.urn_key_v2_inline(urn)) STORED NOT NULL)",
         )
         .await
         .unwrap();
@@ -916,7 +917,7 @@ async fn session_settings_change_no_answer() {
         admin
             .execute(
                 "CREATE TABLE public.keyed (urn public.urn NOT NULL, urn_key text \
-                 GENERATED ALWAYS AS (public.urn_key_v1_inline(urn)) STORED NOT NULL)",
+                 GENERATED ALWAYS AS (public.urn_key_v2_inline(urn)) STORED NOT NULL)",
             )
             .await
             .unwrap();
@@ -954,8 +955,8 @@ async fn long_inputs_are_answered_in_linear_time() {
         match &parsed {
             Ok(urn) => {
                 let row: (String, String, String, String) = sqlx::query_as(
-                    "SELECT urn_key_v1($1::urn), urn_rfc8141_key($1::urn), \
-                     urn_nss($1::urn), urn_key_v1_inline(u) FROM (SELECT $1::urn AS u) s",
+                    "SELECT urn_key_v2($1::urn), urn_rfc8141_key($1::urn), \
+                     urn_nss($1::urn), urn_key_v2_inline(u) FROM (SELECT $1::urn AS u) s",
                 )
                 .bind(&text)
                 .fetch_one(&mut conn)
@@ -1092,6 +1093,10 @@ const CO_TENANT_PLANTS: &str = "\
       RETURN public.planted('urn_key_v1(urn)'); \
     CREATE FUNCTION public.urn_key_v1_inline(u public.urn) RETURNS text LANGUAGE sql IMMUTABLE \
       RETURN public.planted('urn_key_v1_inline(urn)'); \
+    CREATE FUNCTION public.urn_key_v2(u public.urn) RETURNS text LANGUAGE sql IMMUTABLE \
+      RETURN public.planted('urn_key_v2(urn)'); \
+    CREATE FUNCTION public.urn_key_v2_inline(u public.urn) RETURNS text LANGUAGE sql IMMUTABLE \
+      RETURN public.planted('urn_key_v2_inline(urn)'); \
     CREATE FUNCTION public.planted_xid_eq(a xid, b integer) RETURNS boolean LANGUAGE sql IMMUTABLE \
       RETURN public.planted('xid = integer') IS NOT NULL; \
     CREATE OPERATOR public.= (LEFTARG = xid, RIGHTARG = integer, FUNCTION = public.planted_xid_eq); \
@@ -1329,8 +1334,8 @@ async fn tables_refuse_urn_objects_of_another_role() {
     for object in [
         "\"public\".urn",
         "\"public\".urn_key",
-        "\"public\".urn_key_v1(\"public\".urn)",
-        "\"public\".urn_key_v1_inline(\"public\".urn)",
+        "\"public\".urn_key_v2(\"public\".urn)",
+        "\"public\".urn_key_v2_inline(\"public\".urn)",
         "\"public\".urn_key_index(pg_catalog.text)",
         "\"public\".urn_key_index(\"public\".urn_key)",
     ] {

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{Executor, Row};
 use urn_sql::sqlx::{find, insert_or_get, install};
-use urn_sql::{IsbnUrn, Urn, UrnKey, UrnTable};
+use urn_sql::{IsbnUrn, KeyRules, Urn, UrnKey, UrnTable};
 
 /// A pool whose connections work in a fresh schema holding urn-sql's types, and a guard that
 /// drops the schema.
@@ -95,8 +95,10 @@ async fn domain_and_key_function_agree_with_the_parser_on_every_input() {
     inputs.retain(|s| !s.contains('\0'));
     let rows = sqlx::query(
         "SELECT x, try_urn(x) AS valid, urn_check(x) AS message, \
-                CASE WHEN try_urn(x) THEN urn_key_v1(x) END AS key, \
-                CASE WHEN try_urn(x) THEN urn_key_v1_inline(x::urn) END AS inline_key \
+                CASE WHEN try_urn(x) THEN urn_key_v1(x) END AS key_v1, \
+                CASE WHEN try_urn(x) THEN urn_key_v1_inline(x::urn) END AS inline_key_v1, \
+                CASE WHEN try_urn(x) THEN urn_key_v2(x) END AS key_v2, \
+                CASE WHEN try_urn(x) THEN urn_key_v2_inline(x::urn) END AS inline_key_v2 \
          FROM unnest($1::text[]) WITH ORDINALITY AS t(x, i) ORDER BY i",
     )
     .bind(&inputs)
@@ -108,13 +110,19 @@ async fn domain_and_key_function_agree_with_the_parser_on_every_input() {
     let mut valid = 0;
     for (input, row) in inputs.iter().zip(&rows) {
         let sql_valid: bool = row.get("valid");
-        let sql_key: Option<String> = row.get("key");
-        let inline_key: Option<String> = row.get("inline_key");
-        if inline_key != sql_key {
-            disagreements.push(format!(
-                "{input:?}: urn_key_v1 {sql_key:?} urn_key_v1_inline {inline_key:?}"
-            ));
-        }
+        let keys: Vec<(KeyRules, Option<String>)> = KeyRules::VERSIONS
+            .iter()
+            .map(|&rules| {
+                let key: Option<String> = row.get(format!("key_{rules}").as_str());
+                let inline: Option<String> = row.get(format!("inline_key_{rules}").as_str());
+                if inline != key {
+                    disagreements.push(format!(
+                        "{input:?}: urn_key_{rules} {key:?} urn_key_{rules}_inline {inline:?}"
+                    ));
+                }
+                (rules, key)
+            })
+            .collect();
         let message: Option<String> = row.get("message");
         let rust_message = Urn::parse(input).err().map(|e| e.to_string());
         if message != rust_message {
@@ -131,11 +139,14 @@ async fn domain_and_key_function_agree_with_the_parser_on_every_input() {
         }
         if let Some(urn) = rust {
             valid += 1;
-            if sql_key.as_deref() != Some(urn.key().as_str()) {
-                disagreements.push(format!(
-                    "{input:?}: key {:?} vs urn_key_v1 {sql_key:?}",
-                    urn.key().as_str()
-                ));
+            for (rules, sql_key) in keys {
+                let key = urn.key_with(rules);
+                if sql_key.as_deref() != Some(key.as_str()) {
+                    disagreements.push(format!(
+                        "{input:?}: key {:?} vs urn_key_{rules} {sql_key:?}",
+                        key.as_str()
+                    ));
+                }
             }
         }
     }
@@ -902,13 +913,15 @@ async fn values_round_trip_and_bad_stored_values_are_decode_errors() {
 }
 
 /// The SQL objects as urn-sql installed them in earlier revisions (from git history), for the
-/// upgrade test: revision 2 (six named CHECKs on the `urn` domain) and revision 3 (one CHECK
-/// each, names resolved through the search_path, quadratic %XX loops).
+/// upgrade test: revision 2 (six named CHECKs on the `urn` domain), revision 3 (one CHECK
+/// each, names resolved through the search_path, quadratic %XX loops) and revision 4 (no V2
+/// key functions).
 const URN_SQL_2: &str = include_str!("fixtures/urn-sql-2-up.sql");
 const URN_SQL_3: &str = include_str!("fixtures/urn-sql-3-up.sql");
+const URN_SQL_4: &str = include_str!("fixtures/urn-sql-4-up.sql");
 
-/// `install` brings an older install up to date in place: a database holding revision 2 or 3
-/// with a keyed table of revision 2's pattern (`urn_key` domain column) and array columns of
+/// `install` brings an older install up to date in place: a database holding revision 2, 3 or
+/// 4 with a keyed table of revision 2's pattern (`urn_key` domain column) and array columns of
 /// both domains gets this revision's constraints and functions; every stored key stays what
 /// the parser says, the unique index passes amcheck, and equivalent spellings still meet the
 /// stored rows. A revision 1 install (older constraints, another version comment) is upgraded
@@ -924,7 +937,11 @@ async fn install_upgrades_an_older_install() {
         db.drop_schema().await;
         return;
     }
-    for (revision, sql) in [("urn-sql 2:", URN_SQL_2), ("urn-sql 3:", URN_SQL_3)] {
+    for (revision, sql) in [
+        ("urn-sql 2:", URN_SQL_2),
+        ("urn-sql 3:", URN_SQL_3),
+        ("urn-sql 4:", URN_SQL_4),
+    ] {
         upgrade_from(&db, revision, sql).await;
     }
 
@@ -1010,7 +1027,7 @@ async fn upgrade_from(db: &Db, revision: &str, sql: &str) {
 
     install(&pool).await.unwrap();
 
-    assert!(version(pool.clone()).await.starts_with("urn-sql 4:"));
+    assert!(version(pool.clone()).await.starts_with("urn-sql 5:"));
     let constraints: Vec<String> = sqlx::query_scalar(
         "SELECT conname::text FROM pg_constraint \
          WHERE contypid IN ('urn'::regtype, 'urn_key'::regtype) ORDER BY conname",
@@ -1019,7 +1036,8 @@ async fn upgrade_from(db: &Db, revision: &str, sql: &str) {
     .await
     .unwrap();
     assert_eq!(constraints, ["urn_key_canonical", "urn_syntax"]);
-    // Every stored key is the parser's, and the new function computes the same one.
+    // Every stored key is the parser's (V1: the old install's tables are V1 tables), and the
+    // new function computes the same one.
     let rows: Vec<(String, String, String)> =
         sqlx::query_as("SELECT urn::text, urn_key::text, urn_key_v1(urn) FROM items ORDER BY id")
             .fetch_all(&pool)
@@ -1027,17 +1045,23 @@ async fn upgrade_from(db: &Db, revision: &str, sql: &str) {
             .unwrap();
     assert_eq!(rows.len(), urns.len());
     for (urn, stored, now) in &rows {
-        let key = Urn::parse(urn).unwrap().key().into_string();
+        let key = Urn::parse(urn)
+            .unwrap()
+            .key_with(KeyRules::V1)
+            .into_string();
         assert_eq!((stored, now), (&key, &key), "{urn}");
     }
     sqlx::query("SELECT public.bt_index_check('items_urn_key_unique'::regclass, true)")
         .execute(&pool)
         .await
         .unwrap();
-    // The old table takes new rows through the new functions, and refuses respellings.
+    // The old table (a V1 table) takes new rows through the new functions, and refuses
+    // respellings.
     let table = UrnTable::new(&format!("{schema}.items"))
         .unwrap()
         .with_urn_schema(&schema)
+        .unwrap()
+        .with_key_rules(KeyRules::V1)
         .unwrap();
     for urn in urns.iter().take(200) {
         let respelled = format!(
@@ -1047,7 +1071,7 @@ async fn upgrade_from(db: &Db, revision: &str, sql: &str) {
         let Ok(respelled) = Urn::parse(&respelled) else {
             continue;
         };
-        if respelled.key() != urn.key() {
+        if respelled.key_with(KeyRules::V1) != urn.key_with(KeyRules::V1) {
             continue;
         }
         let row = insert_or_get(&pool, &table, &respelled).await.unwrap();

@@ -141,7 +141,7 @@ fn the_key_function_generates_keys_and_refuses_bad_urns() {
         .execute("INSERT INTO items (urn) VALUES ('urn:example:y')", [])
         .unwrap_err()
         .to_string();
-    assert!(err.contains("urn_key_v1"), "{err}");
+    assert!(err.contains("urn_key_v2"), "{err}");
     drop(bare);
     std::fs::remove_file(path).unwrap();
 }

@@ -38,11 +38,11 @@ async fn the_audit_finds_what_a_forging_program_wrote() {
     }
     assert!(urn_sql::rusqlite::audit(&ours, &table).unwrap().is_empty());
 
-    // Another program: its urn_key_v1 lower-cases whatever it gets.
+    // Another program: its urn_key_v2 lower-cases whatever it gets.
     let forger = Connection::open(&path).unwrap();
     forger
         .create_scalar_function(
-            "urn_key_v1",
+            "urn_key_v2",
             1,
             FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
             |ctx| Ok(ctx.get::<String>(0)?.to_lowercase()),

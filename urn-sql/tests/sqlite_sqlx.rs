@@ -14,7 +14,7 @@ use std::sync::Arc;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePool, SqlitePoolOptions};
 use sqlx::{Executor, Row};
 use urn_sql::sqlx::{find, insert_or_get};
-use urn_sql::{Dialect, IsbnUrn, Urn, UrnKey, UrnTable};
+use urn_sql::{Dialect, IsbnUrn, KeyRules, Urn, UrnKey, UrnTable};
 
 mod support;
 
@@ -73,15 +73,24 @@ async fn functions_and_guards_agree_with_the_parser_on_every_input() {
             .fetch_one(&mut *tx)
             .await
             .unwrap();
-        let key = sqlx::query_scalar::<_, String>("SELECT urn_key_v1(?1)")
-            .bind(input)
-            .fetch_one(&mut *tx)
-            .await;
+        let (key_v1, key) = (
+            sqlx::query_scalar::<_, String>("SELECT urn_key_v1(?1)")
+                .bind(input)
+                .fetch_one(&mut *tx)
+                .await,
+            sqlx::query_scalar::<_, String>("SELECT urn_key_v2(?1)")
+                .bind(input)
+                .fetch_one(&mut *tx)
+                .await,
+        );
         match Urn::parse(input) {
             Ok(urn) => {
                 valid += 1;
-                if check.is_some() || key.as_deref().ok() != Some(urn.key().as_str()) {
-                    disagreements.push(format!("{input:?}: {check:?} {key:?}"));
+                if check.is_some()
+                    || key.as_deref().ok() != Some(urn.key_with(KeyRules::V2).as_str())
+                    || key_v1.as_deref().ok() != Some(urn.key_with(KeyRules::V1).as_str())
+                {
+                    disagreements.push(format!("{input:?}: {check:?} {key_v1:?} {key:?}"));
                 }
                 if let Err(e) = sqlx::query("INSERT INTO guarded (urn) VALUES (?1)")
                     .bind(input)
@@ -94,7 +103,11 @@ async fn functions_and_guards_agree_with_the_parser_on_every_input() {
             Err(e) => {
                 let message = e.to_string();
                 let key_error = key.map_err(|e| e.to_string()).err().unwrap_or_default();
-                if check.as_deref() != Some(message.as_str()) || !key_error.contains(&message) {
+                let v1_error = key_v1.map_err(|e| e.to_string()).err().unwrap_or_default();
+                if check.as_deref() != Some(message.as_str())
+                    || !key_error.contains(&message)
+                    || !v1_error.contains(&message)
+                {
                     disagreements.push(format!("{input:?}: {message} / {check:?} / {key_error}"));
                 }
             }

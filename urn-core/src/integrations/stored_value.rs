@@ -76,9 +76,11 @@ pub(crate) fn urn_ref(value: &str) -> Result<crate::UrnRef<'_>, StoredValueError
     })
 }
 
-/// A key read from a column: it must be canonical key text.
+/// A key read from a column: it must be canonical key text under some version of
+/// [`KeyRules`](crate::KeyRules) (a table keeps the version it was keyed by; the error is the
+/// one for [`KeyRules::CURRENT`](crate::KeyRules::CURRENT)).
 pub(crate) fn key(value: String) -> Result<UrnKey<'static>, StoredValueError> {
-    UrnKey::from_string_or_back(value).map_err(|(value, e)| StoredValueError {
+    UrnKey::from_stored_or_back(value).map_err(|(value, e)| StoredValueError {
         what: "URN key".into(),
         value,
         reason: Reason::Parse(e),

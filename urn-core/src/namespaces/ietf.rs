@@ -1,6 +1,6 @@
 //! `urn:ietf:` (RFC 2648, with `params` from RFC 3553).
 
-use super::{Fault, Spec, fault};
+use super::{Fault, Rule, Spec, fault};
 use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
@@ -11,14 +11,8 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "ietf",
     title: "IETF",
     reference: "RFC 2648, RFC 3553",
-    v1_key: Some(key),
-    // RFC 2648 forms are case-insensitive as a whole; `params:` names keep their case.
-    v1_rule: Some(KeyRule::Lower {
-        when: concat!(
-            "(?:(?:[Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+",
-            "|(?:[Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+)$",
-        ),
-    }),
+    v1: Some(RULE),
+    v2: Some(RULE),
     nss_pattern: concat!(
         "([Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+",
         "|([Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+",
@@ -31,6 +25,24 @@ pub(crate) const SPEC: Spec = Spec {
     ],
     #[cfg(any(feature = "arbitrary", feature = "proptest"))]
     generate,
+};
+
+/// The equivalence rule, the same in [`KeyRules::V1`](crate::KeyRules::V1) and
+/// [`KeyRules::V2`](crate::KeyRules::V2): RFC 2648 forms are case-insensitive as a whole
+/// (RFC 2648, "Rules for Lexical Equivalence"); `params:` names keep their case, in V2 too:
+/// RFC 3553 section 3 compares them "by exact string match according to the rules for URN
+/// syntax found in RFC 2141", and no registry under `params:` (`xml`, RFC 3688; `oauth`,
+/// RFC 6755; `scim`, RFC 7643; …) defines another equivalence for its URNs. (RFC 7644
+/// section 3.10 has a SCIM service match attribute names, URN part included, in any case:
+/// that is how SCIM reads requests, not when two URNs name one thing; kept case-sensitive.)
+const RULE: Rule = Rule {
+    key,
+    data: KeyRule::Lower {
+        when: concat!(
+            "(?:(?:[Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+",
+            "|(?:[Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+)$",
+        ),
+    },
 };
 
 /// Which RFC 2648 form an NSS has.

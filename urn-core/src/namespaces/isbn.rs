@@ -1,6 +1,6 @@
 //! `urn:isbn:` (RFC 3187; the International ISBN Agency's registration template).
 
-use super::{Fault, Spec, fault};
+use super::{Fault, Rule, Spec, fault};
 use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
@@ -11,9 +11,23 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "isbn",
     title: "ISBN",
     reference: "RFC 3187",
-    v1_key: Some(key),
+    v1: Some(RULE),
+    v2: Some(RULE),
+    // The shape, hyphens optional between digits; the check digit and the limit of four
+    // hyphens are left to the parser.
+    nss_pattern: "[0-9](-?[0-9]){8}-?[0-9Xx]|9-?7-?[89](-?[0-9]){10}",
+    pattern_is_exact: false,
+    examples: &["urn:isbn:0-395-36341-1", "urn:isbn:9780395363416"],
+    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
+    generate,
+};
+
+/// The equivalence rule (the same in [`KeyRules::V1`](crate::KeyRules::V1) and
+/// [`KeyRules::V2`](crate::KeyRules::V2)).
+const RULE: Rule = Rule {
+    key,
     // Hyphens are not significant and `x` is `X`: the key is the 13 or 10 characters.
-    v1_rule: Some(KeyRule::CheckDigits(CheckDigits {
+    data: KeyRule::CheckDigits(CheckDigits {
         hyphens: Hyphens::Between { max: 4 },
         forms: &[
             DigitForm {
@@ -30,14 +44,7 @@ pub(crate) const SPEC: Spec = Spec {
             },
         ],
         key_hyphen_after: None,
-    })),
-    // The shape, hyphens optional between digits; the check digit and the limit of four
-    // hyphens are left to the parser.
-    nss_pattern: "[0-9](-?[0-9]){8}-?[0-9Xx]|9-?7-?[89](-?[0-9]){10}",
-    pattern_is_exact: false,
-    examples: &["urn:isbn:0-395-36341-1", "urn:isbn:9780395363416"],
-    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
-    generate,
+    }),
 };
 
 /// ISBN-10 (check character `0-9` or `X`) or ISBN-13 (prefix `978`/`979`), in groups

@@ -1,6 +1,6 @@
 //! `urn:issn:` (RFC 3044; the ISSN International Centre's registration template).
 
-use super::{Fault, Spec, fault};
+use super::{Fault, Rule, Spec, fault};
 use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
@@ -11,9 +11,22 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "issn",
     title: "ISSN",
     reference: "RFC 3044",
-    v1_key: Some(key),
+    v1: Some(RULE),
+    v2: Some(RULE),
+    // The shape; the check character is left to the parser.
+    nss_pattern: "[0-9]{4}-?[0-9]{3}[0-9Xx]",
+    pattern_is_exact: false,
+    examples: &["urn:issn:0317-8471"],
+    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
+    generate,
+};
+
+/// The equivalence rule (the same in [`KeyRules::V1`](crate::KeyRules::V1) and
+/// [`KeyRules::V2`](crate::KeyRules::V2)).
+const RULE: Rule = Rule {
+    key,
     // The hyphen is optional and `x` is `X`: the key is `NNNN-NNNC`.
-    v1_rule: Some(KeyRule::CheckDigits(CheckDigits {
+    data: KeyRule::CheckDigits(CheckDigits {
         hyphens: Hyphens::OptionalAfter { after: 4 },
         forms: &[DigitForm {
             prefixes: &[],
@@ -22,13 +35,7 @@ pub(crate) const SPEC: Spec = Spec {
             x_last: true,
         }],
         key_hyphen_after: Some(4),
-    })),
-    // The shape; the check character is left to the parser.
-    nss_pattern: "[0-9]{4}-?[0-9]{3}[0-9Xx]",
-    pattern_is_exact: false,
-    examples: &["urn:issn:0317-8471"],
-    #[cfg(any(feature = "arbitrary", feature = "proptest"))]
-    generate,
+    }),
 };
 
 /// `NNNN-NNNC` or `NNNNNNNC`, where `C` is a digit or `X` and the weighted sum checks.

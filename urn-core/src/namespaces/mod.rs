@@ -1,6 +1,7 @@
 //! The namespaces this crate knows: one file each, holding everything about its namespace
-//! ([`Spec`]: NID, title, NSS syntax, the [`KeyRules::V1`](crate::KeyRules::V1) equivalence
-//! rule, the schema pattern, examples, the generator), and one table, [`known_namespaces!`],
+//! ([`Spec`]: NID, title, NSS syntax, its equivalence rule in each version of
+//! [`KeyRules`](crate::KeyRules), the schema pattern, examples, the generator), and one table,
+//! [`known_namespaces!`],
 //! from which every list in the workspace is derived: [`KnownNamespace`], the typed aliases
 //! (`IsbnUrn`), the JSON Schemas, the CLI's help and the generators.
 //!
@@ -20,16 +21,24 @@
 //!    module, the typed alias. [`KnownNamespace`], the typed alias and its marker in
 //!    [`ns`](crate::ns), the prelude, urnkit's class, the JSON Schema documents, the CLI's
 //!    help and the generators follow.
-//! 3. If the namespace has an equivalence rule (`v1_key`, with the same rule as data in
-//!    `v1_rule`), it changes keys, so it can only come with a new [`KeyRules`](crate::KeyRules)
-//!    version; then also add the NID to [`rule_namespace`] (the parser's fast check, held to
-//!    the table by a test). `tests/key_rule_table.rs` holds the data to `v1_key`.
+//! 3. If the namespace has an equivalence rule, it changes keys, so it comes only with a new
+//!    [`KeyRules`](crate::KeyRules) version (a stored key never changes meaning): give the
+//!    `Spec` a [`Rule`] for that version and the later ones (`v2: Some(Rule { key, data })`,
+//!    the hand-written `key` and the same rule as [`KeyRule`] data, held equal by
+//!    `tests/key_rule_table.rs`), and add the NID to [`rule_namespace`] (the parser's fast
+//!    check, held to the table by a test). A rule shape the renderers do not know yet (a new
+//!    [`KeyRule`] variant) is also rendered in urn-sql's `postgres/key_functions.rs` and
+//!    `mariadb/expression.rs` and interpreted in `tests/key_rule_table.rs`.
 //! 4. Write the derived files: `UPDATE_SCHEMAS=1 cargo test -p urn-schema --test documents`
 //!    (its JSON Schema in `schemas/`); with a key rule, `URN_SQL_BLESS=1 cargo test -p urn-sql
-//!    --lib` (the SQL key functions, rendered from the rule, in the PostgreSQL and MariaDB
+//!    --lib` (the SQL key functions, rendered from the rules, in the PostgreSQL and MariaDB
 //!    installs and urn_pg's script); `URNKIT_BLESS=1 pytest tests/test_generated.py` in
 //!    `urn-python/`, with the wheel rebuilt (urnkit's `__init__.py` and stubs list the class).
-//! 5. Say so in the CHANGELOG, and cite the namespace's registration in the module docs.
+//! 5. Say so in the CHANGELOG and in the crate README's namespace table, and cite the
+//!    namespace's registration in the module docs.
+//!
+//! `doi.rs` and `lei.rs` were added by this recipe: their files, two table rows, two NIDs in
+//! [`rule_namespace`], and the written files of step 4.
 
 use alloc::borrow::Cow;
 use core::fmt;
@@ -37,12 +46,15 @@ use core::fmt;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::Choices;
 use crate::key_rule::KeyRule;
+use crate::key_rules::KeyRules;
 use crate::nss_key::NssKey;
 
+mod doi;
 mod example;
 mod ietf;
 mod isbn;
 mod issn;
+mod lei;
 mod lex;
 mod mpeg;
 mod nbn;
@@ -89,14 +101,11 @@ pub(crate) struct Spec {
     pub(crate) title: &'static str,
     /// The document that defines its syntax and equivalence.
     pub(crate) reference: &'static str,
-    /// The [`KeyRules::V1`](crate::KeyRules::V1) rule: how a valid NSS maps into the key;
-    /// `None` for an NSS the rule does not apply to (it is not valid for the namespace).
-    /// A namespace without a rule of its own has `v1_key: None` and the generic key.
-    /// Hand-written for speed; [`Spec::v1_rule`] says the same as data.
-    pub(crate) v1_key: Option<fn(&str) -> Option<NssKey>>,
-    /// The same rule as data, for renderers in other languages (urn-sql's SQL); `None`
-    /// exactly when `v1_key` is. A property test holds the two equal.
-    pub(crate) v1_rule: Option<KeyRule>,
+    /// The namespace's rule in [`KeyRules::V1`](crate::KeyRules::V1); `None`: the generic key.
+    pub(crate) v1: Option<Rule>,
+    /// The namespace's rule in [`KeyRules::V2`](crate::KeyRules::V2) (the same as `v1` for
+    /// most namespaces).
+    pub(crate) v2: Option<Rule>,
     /// A regular expression (no anchors, see [`patterns`](crate::patterns)) that accepts
     /// every NSS `validate` accepts.
     pub(crate) nss_pattern: &'static str,
@@ -108,6 +117,30 @@ pub(crate) struct Spec {
     /// Appends a valid NSS of the namespace, of every shape it has (the generators).
     #[cfg(any(feature = "arbitrary", feature = "proptest"))]
     pub(crate) generate: fn(&mut dyn Choices, &mut alloc::string::String),
+}
+
+/// A namespace's equivalence rule in one version of [`KeyRules`](crate::KeyRules), twice: as
+/// code and as data. A property test (`tests/key_rule_table.rs`) holds the two equal.
+#[derive(Clone, Copy)]
+pub(crate) struct Rule {
+    /// How a valid NSS maps into the key; `None` for an NSS the rule does not apply to (it is
+    /// not valid for the namespace). Hand-written for speed.
+    pub(crate) key: fn(&str) -> Option<NssKey>,
+    /// The same rule as data, for renderers in other languages (urn-sql's SQL).
+    pub(crate) data: KeyRule,
+}
+
+impl Spec {
+    /// The namespace's rule under `rules`, if it has one (a reference: the key path reads only
+    /// its function).
+    #[inline(always)]
+    pub(crate) const fn rule(&self, rules: KeyRules) -> Option<&Rule> {
+        match rules {
+            KeyRules::Rfc8141 => None,
+            KeyRules::V1 => self.v1.as_ref(),
+            KeyRules::V2 => self.v2.as_ref(),
+        }
+    }
 }
 
 /// The one table of known namespaces: a row per namespace, naming its [`KnownNamespace`]
@@ -146,6 +179,13 @@ macro_rules! known_namespaces {
             Ogc => ogc, OgcUrn;
             /// `urn:example:` (RFC 6963): any NSS; for documentation and tests only.
             Example => example, ExampleUrn;
+            /// `urn:doi:` (the DOI Foundation's registration; the DOI Handbook): a DOI name,
+            /// `prefix/suffix`, or `prefix:suffix` as the Handbook's URN form writes it;
+            /// ASCII letters case-insensitive.
+            Doi => doi, DoiUrn;
+            /// `urn:lei:` (GLEIF's registration; ISO 17442): a Legal Entity Identifier, 20
+            /// letters and digits with ISO/IEC 7064 MOD 97-10 check digits, case-insensitive.
+            Lei => lei, LeiUrn;
         }
     };
 }
@@ -185,14 +225,14 @@ macro_rules! declare_known_namespace {
                 }
             }
 
-            /// The [`KeyRules::V1`](crate::KeyRules::V1) mapping of `nss`, when this
-            /// namespace has a rule and `nss` is valid for it. One `match` of direct calls,
-            /// so the key of a URN costs no indirect call.
+            /// The mapping of `nss` under `rules`, when this namespace has a rule there and
+            /// `nss` is valid for it. One `match` of direct calls, so the key of a URN costs
+            /// no indirect call.
             #[inline]
-            pub(crate) fn v1_key(self, nss: &str) -> Option<NssKey> {
+            pub(crate) fn key(self, rules: KeyRules, nss: &str) -> Option<NssKey> {
                 match self {
-                    $(KnownNamespace::$variant => match $module::SPEC.v1_key {
-                        Some(rule) => rule(nss),
+                    $(KnownNamespace::$variant => match $module::SPEC.rule(rules) {
+                        Some(rule) => (rule.key)(nss),
                         None => None,
                     },)*
                 }
@@ -237,30 +277,35 @@ impl KnownNamespace {
         self.spec().reference
     }
 
-    /// Whether the namespace has an equivalence rule of its own in
-    /// [`KeyRules::CURRENT`](crate::KeyRules::CURRENT) (otherwise its URNs get the generic
-    /// RFC 8141 key).
+    /// Whether the namespace has an equivalence rule of its own under `rules` (otherwise its
+    /// URNs get the generic RFC 8141 key).
     ///
     /// ```
-    /// use urn_core::KnownNamespace;
-    /// assert!(KnownNamespace::Isbn.has_key_rule());
-    /// assert!(!KnownNamespace::Oid.has_key_rule());
+    /// use urn_core::{KeyRules, KnownNamespace};
+    /// assert!(KnownNamespace::Isbn.has_key_rule(KeyRules::V1));
+    /// assert!(!KnownNamespace::Doi.has_key_rule(KeyRules::V1));
+    /// assert!(KnownNamespace::Doi.has_key_rule(KeyRules::V2));
+    /// assert!(!KnownNamespace::Oid.has_key_rule(KeyRules::V2));
     /// ```
-    pub const fn has_key_rule(self) -> bool {
-        self.spec().v1_key.is_some()
+    pub const fn has_key_rule(self, rules: KeyRules) -> bool {
+        self.spec().rule(rules).is_some()
     }
 
-    /// The namespace's [`KeyRules::V1`](crate::KeyRules::V1) equivalence rule as data, for
-    /// code in other languages that must compute the same keys (urn-sql renders its SQL key
-    /// functions from it); `None` for a namespace with the generic RFC 8141 key.
+    /// The namespace's equivalence rule under `rules` as data, for code in other languages
+    /// that must compute the same keys (urn-sql renders its SQL key functions from it); `None`
+    /// for a namespace with the generic RFC 8141 key there.
     ///
     /// ```
-    /// use urn_core::{KeyRule, KnownNamespace};
-    /// assert!(matches!(KnownNamespace::Isbn.key_rule(), Some(KeyRule::CheckDigits(_))));
-    /// assert_eq!(KnownNamespace::Ogc.key_rule(), None);
+    /// use urn_core::{KeyRule, KeyRules, KnownNamespace};
+    /// assert!(matches!(KnownNamespace::Isbn.key_rule(KeyRules::V1), Some(KeyRule::CheckDigits(_))));
+    /// assert!(matches!(KnownNamespace::Lei.key_rule(KeyRules::V2), Some(KeyRule::Mod97 { .. })));
+    /// assert_eq!(KnownNamespace::Ogc.key_rule(KeyRules::V2), None);
     /// ```
-    pub const fn key_rule(self) -> Option<KeyRule> {
-        self.spec().v1_rule
+    pub const fn key_rule(self, rules: KeyRules) -> Option<KeyRule> {
+        match self.spec().rule(rules) {
+            Some(rule) => Some(rule.data),
+            None => None,
+        }
     }
 
     /// A regular expression for the NSS (no anchors; see [`patterns`](crate::patterns) for
@@ -398,8 +443,9 @@ impl fmt::Display for NamespaceError {
 
 impl core::error::Error for NamespaceError {}
 
-/// The namespace whose [`KeyRules::V1`](crate::KeyRules::V1) rule applies to URNs of `nid`
-/// (any case), if any: `nbn`, `lex`, `uuid`, `isbn`, `issn`, `ietf`, `mpeg`.
+/// The namespace with an equivalence rule (in any version of [`KeyRules`]) that URNs of `nid`
+/// (any case) belong to, if any: `nbn`, `lex`, `doi`, `lei`, `uuid`, `isbn`, `issn`, `ietf`,
+/// `mpeg`.
 ///
 /// The parser's fast check, run on every parse, so it is written out instead of read from the
 /// table (a test compares the two): it compares whole words, since a NID holds only letters,
@@ -416,6 +462,8 @@ pub(crate) const fn rule_namespace(nid: &[u8]) -> Option<KnownNamespace> {
         [a, b, c] => match folded([a, b, c, b' ']) {
             w if w == word(b"nbn ") => Some(KnownNamespace::Nbn),
             w if w == word(b"lex ") => Some(KnownNamespace::Lex),
+            w if w == word(b"doi ") => Some(KnownNamespace::Doi),
+            w if w == word(b"lei ") => Some(KnownNamespace::Lei),
             _ => None,
         },
         [a, b, c, d] => match folded([a, b, c, d]) {
@@ -454,18 +502,22 @@ mod tests {
             .collect()
     }
 
-    /// The parser's hand-written check finds exactly the namespaces the table gives a rule.
+    /// The parser's hand-written check finds exactly the namespaces the table gives a rule in
+    /// some version.
     #[test]
     fn the_fast_rule_check_is_the_table() {
         for &ns in KnownNamespace::ALL {
-            let expected = ns.has_key_rule().then_some(ns);
+            let ruled = KeyRules::VERSIONS
+                .iter()
+                .any(|&rules| ns.has_key_rule(rules));
+            let expected = ruled.then_some(ns);
             for nid in spellings(ns.nid()) {
                 assert_eq!(rule_namespace(&nid), expected, "{nid:?}");
             }
         }
         for other in [
             "nb", "nbnn", "uuie", "isbm", "issm", "ietg", "mpef", "lexx", "le-", "-uid", "u1id",
-            "ab", "urn-7", "nbn-", "ISBN0", "ogd", "exampl",
+            "ab", "urn-7", "nbn-", "ISBN0", "ogd", "exampl", "doj", "lej", "dol", "le", "doi-",
         ] {
             assert_eq!(rule_namespace(other.as_bytes()), None, "{other}");
         }
@@ -491,7 +543,8 @@ mod tests {
             for other in KnownNamespace::ALL.get(i + 1..).unwrap_or_default() {
                 assert_ne!(spec.nid, other.nid());
             }
-            assert_eq!(spec.v1_key.is_some(), spec.v1_rule.is_some(), "{ns}");
+            // A namespace keeps its rule in every later version.
+            assert!(spec.v1.is_none() || spec.v2.is_some(), "{ns}");
         }
     }
 }

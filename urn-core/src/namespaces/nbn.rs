@@ -1,7 +1,7 @@
 //! `urn:nbn:` (RFC 8458 section 4): `prefix "-" nbn-string`,
 //! `prefix = iso-cc *(":" subspc)`, the prefix case-insensitive.
 
-use super::{Fault, Spec, fault};
+use super::{Fault, Rule, Spec, fault};
 use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
@@ -12,12 +12,8 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "nbn",
     title: "NBN",
     reference: "RFC 8458",
-    v1_key: Some(key),
-    // The country code and sub-namespaces before the first '-' are case-insensitive.
-    v1_rule: Some(KeyRule::LowerBefore {
-        sep: '-',
-        when: "[A-Za-z][A-Za-z](?::[A-Za-z0-9]+)*-[^/]",
-    }),
+    v1: Some(RULE),
+    v2: Some(RULE),
     nss_pattern: concat!(
         "[A-Za-z]{2}(:[A-Za-z0-9]+)*-",
         "([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})",
@@ -27,6 +23,17 @@ pub(crate) const SPEC: Spec = Spec {
     examples: &["urn:nbn:fi-fe201003181510", "urn:nbn:se:uu:diva-3475"],
     #[cfg(any(feature = "arbitrary", feature = "proptest"))]
     generate,
+};
+
+/// The equivalence rule (the same in [`KeyRules::V1`](crate::KeyRules::V1) and
+/// [`KeyRules::V2`](crate::KeyRules::V2)).
+const RULE: Rule = Rule {
+    key,
+    // The country code and sub-namespaces before the first '-' are case-insensitive.
+    data: KeyRule::LowerBefore {
+        sep: '-',
+        when: "[A-Za-z][A-Za-z](?::[A-Za-z0-9]+)*-[^/]",
+    },
 };
 
 /// A country code, sub-namespaces, `-` and a non-empty NBN string.

@@ -16,8 +16,8 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "ogc",
     title: "OGC",
     reference: "RFC 5165",
-    v1_key: None,
-    v1_rule: None,
+    v1: None,
+    v2: None,
     nss_pattern: concat!(
         "[A-Za-z0-9]+:",
         "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})+",

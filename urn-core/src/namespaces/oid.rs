@@ -10,8 +10,8 @@ pub(crate) const SPEC: Spec = Spec {
     title: "OID",
     reference: "RFC 3061",
     // RFC 3061 defines no equivalence beyond RFC 8141's.
-    v1_key: None,
-    v1_rule: None,
+    v1: None,
+    v2: None,
     nss_pattern: "(0|[1-9][0-9]*)(\\.(0|[1-9][0-9]*))*",
     pattern_is_exact: true,
     examples: &["urn:oid:1.3.6.1.4.1.343"],

@@ -1,6 +1,6 @@
 //! `urn:uuid:` (RFC 9562 section 4; RFC 4122 section 3).
 
-use super::{Fault, Spec, fault};
+use super::{Fault, Rule, Spec, fault};
 use crate::chars::{self, HEX};
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
@@ -11,16 +11,23 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "uuid",
     title: "UUID",
     reference: "RFC 9562",
-    v1_key: Some(key),
-    // Hex digits in any case: the key is lower case.
-    v1_rule: Some(KeyRule::Lower {
-        when: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$",
-    }),
+    v1: Some(RULE),
+    v2: Some(RULE),
     nss_pattern: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
     pattern_is_exact: true,
     examples: &["urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"],
     #[cfg(any(feature = "arbitrary", feature = "proptest"))]
     generate,
+};
+
+/// The equivalence rule (the same in [`KeyRules::V1`](crate::KeyRules::V1) and
+/// [`KeyRules::V2`](crate::KeyRules::V2)).
+const RULE: Rule = Rule {
+    key,
+    // Hex digits in any case: the key is lower case.
+    data: KeyRule::Lower {
+        when: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$",
+    },
 };
 
 /// `8HEX-4HEX-4HEX-4HEX-12HEX`, any case.

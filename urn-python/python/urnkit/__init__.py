@@ -15,10 +15,12 @@ from __future__ import annotations
 from ._errors import UrnError
 # BEGIN GENERATED (imports: tests/test_generated.py)
 from ._urnkit import (
+    DoiUrn,
     ExampleUrn,
     IetfUrn,
     IsbnUrn,
     IssnUrn,
+    LeiUrn,
     LexUrn,
     MpegUrn,
     NbnUrn,
@@ -35,10 +37,12 @@ from ._urnkit import (
 
 # BEGIN GENERATED (__all__: tests/test_generated.py)
 __all__ = [
+    "DoiUrn",
     "ExampleUrn",
     "IetfUrn",
     "IsbnUrn",
     "IssnUrn",
+    "LeiUrn",
     "LexUrn",
     "MpegUrn",
     "NbnUrn",

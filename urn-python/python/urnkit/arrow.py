@@ -38,7 +38,7 @@ def _run(operation: str, values: Union[Array, ChunkedArray]) -> Union[Array, Chu
 
 
 # BEGIN GENERATED (functions: tests/test_generated.py)
-__all__ = ["check", "is_valid", "key", "nid", "nss"]
+__all__ = ["check", "is_valid", "key", "key_v1", "nid", "nss"]
 
 
 @overload
@@ -46,8 +46,17 @@ def key(values: ChunkedArray) -> ChunkedArray: ...
 @overload
 def key(values: Array) -> Array: ...
 def key(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
-    """The canonical key, null for an invalid URN."""
+    """The canonical key (the current rules, V2), null for an invalid URN."""
     return _run("key", values)
+
+
+@overload
+def key_v1(values: ChunkedArray) -> ChunkedArray: ...
+@overload
+def key_v1(values: Array) -> Array: ...
+def key_v1(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
+    """The key under the V1 rules (a table keyed before V2 holds it), null for an invalid URN."""
+    return _run("key_v1", values)
 
 
 @overload

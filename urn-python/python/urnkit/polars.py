@@ -39,12 +39,17 @@ def _call(function: str, expr: IntoExpr) -> pl.Expr:
 
 
 # BEGIN GENERATED (functions: tests/test_generated.py)
-__all__ = ["UrnNamespace", "check", "is_valid", "key", "nid", "nss"]
+__all__ = ["UrnNamespace", "check", "is_valid", "key", "key_v1", "nid", "nss"]
 
 
 def key(expr: IntoExpr) -> pl.Expr:
-    """The canonical key, null for an invalid URN."""
+    """The canonical key (the current rules, V2), null for an invalid URN."""
     return _call("urn_key", expr)
+
+
+def key_v1(expr: IntoExpr) -> pl.Expr:
+    """The key under the V1 rules (a table keyed before V2 holds it), null for an invalid URN."""
+    return _call("urn_key_v1", expr)
 
 
 def is_valid(expr: IntoExpr) -> pl.Expr:
@@ -75,8 +80,12 @@ class UrnNamespace:
         self._expr = expr
 
     def key(self) -> pl.Expr:
-        """The canonical key, null for an invalid URN."""
+        """The canonical key (the current rules, V2), null for an invalid URN."""
         return key(self._expr)
+
+    def key_v1(self) -> pl.Expr:
+        """The key under the V1 rules (a table keyed before V2 holds it), null for an invalid URN."""
+        return key_v1(self._expr)
 
     def is_valid(self) -> pl.Expr:
         """Whether the value is a URN (RFC 8141)."""

@@ -1,6 +1,7 @@
-//! MariaDB renderings: the canonical key as one expression of built-in functions (a keyed
-//! table's generated column and the body of `urn_key_v1`: the same text in both, so they
-//! cannot disagree), its namespace arms rendered from urn-core's key-rule table
+//! MariaDB renderings: the canonical key under a version of the key rules as one expression of
+//! built-in functions (a keyed table's generated column and the body of `urn_key_v1`,
+//! `urn_key_v2`: the same text in both, so they cannot disagree), its namespace arms rendered
+//! from urn-core's key-rule table
 //! ([`KnownNamespace::key_rule`]), and the check that finds the parser's message for a value
 //! (the body of `urn_check`, `urn_refuse` and the keyed tables' triggers).
 //!
@@ -22,10 +23,12 @@
 use std::fmt::Write;
 
 use urn_core::{
-    CheckDigits, Component, DigitForm, ErrorKind, Hyphens, KeyRule, KnownNamespace, patterns,
+    CheckDigits, Component, DigitForm, ErrorKind, Hyphens, KeyRule, KeyRules, KnownNamespace,
+    patterns,
 };
 
 use crate::message::{self, Join};
+use crate::rule_sql;
 
 /// urn-core's URN pattern as MariaDB's PCRE2 takes it in an SQL literal: flags reset, `\?`
 /// and `\+` as classes.
@@ -43,12 +46,17 @@ fn regex(pattern: &str) -> String {
     format!("'^(?-imsxU){}'", pattern.replace('\'', "''"))
 }
 
-/// The check-digit namespaces' `urn:<nid>:` prefixes, grouped by length: their keys drop or
-/// add hyphens and upper-case an `x`, so a lower-case URN of theirs is not its own key.
-fn check_digit_prefixes() -> Vec<(usize, Vec<String>)> {
+/// The `urn:<nid>:` prefixes of the namespaces whose rule under `rules` may change a lower-case
+/// NSS ([`KeyRule::lower_case_is_key`] false: check digits drop or add hyphens and upper-case
+/// an `x`, an LEI is upper case, a DOI's `:` becomes `/`), grouped by length: a lower-case URN
+/// of theirs is not always its own key.
+fn not_lower_case_prefixes(rules: KeyRules) -> Vec<(usize, Vec<String>)> {
     let mut groups: Vec<(usize, Vec<String>)> = Vec::new();
     for &ns in KnownNamespace::ALL {
-        if let Some(KeyRule::CheckDigits(_)) = ns.key_rule() {
+        if ns
+            .key_rule(rules)
+            .is_some_and(|rule| !rule.lower_case_is_key())
+        {
             let prefix = format!("'urn:{}:'", ns.nid());
             let len = prefix.len() - 2;
             match groups.iter_mut().find(|(l, _)| *l == len) {
@@ -61,16 +69,16 @@ fn check_digit_prefixes() -> Vec<(usize, Vec<String>)> {
 }
 
 /// The key of `u` (an SQL expression: a column or a parameter): `NULL` when `u` is `NULL` or
-/// not a valid RFC 8141 URN of at most 65,536 bytes, exactly urn_core's `Urn::key()` under
-/// `KeyRules::V1` otherwise. `indent` starts every line after the first.
-pub(crate) fn key(u: &str, indent: &str) -> String {
+/// not a valid RFC 8141 URN of at most 65,536 bytes, exactly urn_core's `Urn::key_with(rules)`
+/// otherwise. `indent` starts every line after the first.
+pub(crate) fn key(u: &str, rules: KeyRules, indent: &str) -> String {
     let nid = format!("LOWER(SUBSTRING_INDEX(SUBSTRING({u}, 5), ':', 1))");
     // The NSS runs from the ':' after the NID to the first '?' or '#', which it cannot hold.
     let nss = format!(
         "SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING({u}, LOCATE(':', {u}, 5) + 1), '?', 1), '#', 1)"
     );
-    let rule = namespace_rule(&nid, &nss, &format!("{indent}      "));
-    let not_check_digits: String = check_digit_prefixes()
+    let rule = namespace_rule(&nid, &nss, rules, &format!("{indent}      "));
+    let not_check_digits: String = not_lower_case_prefixes(rules)
         .iter()
         .map(|(len, prefixes)| {
             format!(
@@ -106,12 +114,12 @@ fn upper_case_hex(bytes: &str) -> String {
         })
 }
 
-/// The NSS by the V1 rule of the namespace `nid` (in lower case) names; other namespaces keep
-/// it as it is.
-fn namespace_rule(nid: &str, nss: &str, indent: &str) -> String {
+/// The NSS by the rule under `rules` of the namespace `nid` (in lower case) names; other
+/// namespaces keep it as it is.
+fn namespace_rule(nid: &str, nss: &str, rules: KeyRules, indent: &str) -> String {
     let mut out = format!("CASE {nid}");
     for &ns in KnownNamespace::ALL {
-        let Some(rule) = ns.key_rule() else {
+        let Some(rule) = ns.key_rule(rules) else {
             continue;
         };
         let arm = match rule {
@@ -125,6 +133,32 @@ fn namespace_rule(nid: &str, nss: &str, indent: &str) -> String {
                 regex(&format!("(?:{when})"))
             ),
             KeyRule::CheckDigits(digits) => check_digits(&digits, nss, indent),
+            // The characters as one decimal number (each letter its two digits in base 36)
+            // leave 1 modulo 97; at most 40 digits, which DECIMAL(40) holds exactly.
+            KeyRule::Mod97 { when } => format!(
+                "IF({nss} REGEXP {}\n\
+                 {indent}     AND MOD(CAST({} AS DECIMAL(40)), 97) = 1,\n\
+                 {indent}   UPPER({nss}), {nss})",
+                regex(&format!("(?:{when})")),
+                rule_sql::base36_digits(&format!("UPPER({nss})"), "REPLACE"),
+            ),
+            // The prefix (before the first separator), the separator, and the rest in lower
+            // case with each encoded separator written as itself.
+            KeyRule::Separated {
+                when,
+                separators,
+                separator,
+            } => {
+                let prefix = format!("REGEXP_SUBSTR({nss}, '^(?-imsxU)[^{separators}]*')");
+                format!(
+                    "IF({nss} REGEXP {},\n\
+                     {indent}   CONCAT(LOWER({prefix}), '{separator}',\n\
+                     {indent}          REPLACE(LOWER(SUBSTRING({nss}, CHAR_LENGTH({prefix}) + 2)), '{}', '{separator}')),\n\
+                     {indent}   {nss})",
+                    regex(&format!("(?:{when})")),
+                    rule_sql::encoded(separator),
+                )
+            }
             _ => continue,
         };
         write!(out, "\n{indent}  WHEN '{}' THEN {arm}", ns.nid()).unwrap_or_default();

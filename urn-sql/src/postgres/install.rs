@@ -6,7 +6,7 @@
 //! holds the migration to this rendering byte for byte; `URN_SQL_BLESS=1 cargo test -p urn-sql
 //! --lib postgres` writes it after a change.
 
-use urn_core::{ErrorKind, patterns};
+use urn_core::{ErrorKind, KeyRules, patterns};
 
 use super::{check, key_functions};
 use crate::message::{self, Join};
@@ -32,6 +32,8 @@ const FUNCTION_NAMES: &[&str] = &[
     "urn_valid",
     "urn_key_v1",
     "urn_key_v1_inline",
+    "urn_key_v2",
+    "urn_key_v2_inline",
     "urn_key_index",
     "urn_rfc8141_key",
     "urn_nid",
@@ -77,10 +79,24 @@ fn urn_key_index(text: bool) -> String {
 
 /// The whole migration.
 pub(crate) fn render() -> String {
-    let parts: [(&str, String); 9] = [
+    let parts: [(&str, String); 11] = [
         ("@@urn_check@@\n", check::urn_check()),
-        ("@@urn_key_v1@@\n", key_functions::key_v1()),
-        ("@@urn_key_v1_inline@@\n", key_functions::key_v1_inline()),
+        (
+            "@@urn_key_v1@@\n",
+            key_functions::key_function(KeyRules::V1),
+        ),
+        (
+            "@@urn_key_v2@@\n",
+            key_functions::key_function(KeyRules::V2),
+        ),
+        (
+            "@@urn_key_v1_inline@@\n",
+            key_functions::key_inline(KeyRules::V1),
+        ),
+        (
+            "@@urn_key_v2_inline@@\n",
+            key_functions::key_inline(KeyRules::V2),
+        ),
         ("@@urn_key_problem@@\n", urn_key_problem()),
         ("@@urn_syntax_check@@", urn_syntax_check()),
         ("@@urn_key_canonical_check@@", urn_key_canonical_check()),

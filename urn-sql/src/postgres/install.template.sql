@@ -1,7 +1,8 @@
--- urn-sql: URN domains and functions for PostgreSQL (>= 14), revision 4 (the domains' comments
--- say "urn-sql 4"). Idempotent: running it again changes nothing, and running it over an
--- earlier revision (1 to 3) upgrades the domains' constraints and the functions in place,
--- without touching a table or a stored key. It installs into the current schema (the first
+-- urn-sql: URN domains and functions for PostgreSQL (>= 14), revision 5 (the domains' comments
+-- say "urn-sql 5"). Idempotent: running it again changes nothing, and running it over an
+-- earlier revision (1 to 4) upgrades the domains' constraints and the functions in place,
+-- without touching a table or a stored key (revision 5 adds the key functions of the V2 rules;
+-- tables keyed by urn_key_v1 keep it, and move to V2 by `urn sql --rekey v2`). It installs into the current schema (the first
 -- schema of the search_path that exists). `urn sql --dialect postgres` wraps it in
 -- BEGIN/COMMIT, so `psql -v ON_ERROR_STOP=1` either installs everything or nothing; migration
 -- tools (diesel, sqlx) run it in their own transaction.
@@ -15,11 +16,13 @@
 -- * DOMAIN urn_key  RFC 8141 section 3 canonical form (urn_core::patterns::URN_KEY), at most
 --                   65536 bytes; a refused value says why (constraint "urn_key_canonical").
 -- * urn_check(text) NULL for a valid URN, otherwise the parser's message.
--- * urn_key_v1(urn) exactly urn_core's `Urn::key()` under `KeyRules::V1`: RFC 8141 section 3
---                   plus the namespace rules of uuid, isbn, issn, ietf, nbn, lex and mpeg.
--- * urn_key_v1_inline(urn)
---                   the same key, as an SQL expression PostgreSQL inlines into a keyed
---                   table's generated column (call urn_key_v1 on text).
+-- * urn_key_v2(urn) exactly urn_core's `Urn::key()` (`KeyRules::V2`): RFC 8141 section 3
+--                   plus the namespace rules of uuid, isbn, issn, ietf, nbn, lex, mpeg, doi
+--                   and lei; urn_key_v1(urn) the same under `KeyRules::V1` (no doi or lei
+--                   rule, lex and mpeg names of V1's shapes only), for tables keyed by it.
+-- * urn_key_v2_inline(urn), urn_key_v1_inline(urn)
+--                   the same keys, as SQL expressions PostgreSQL inlines into a keyed
+--                   table's generated column (call urn_key_v2 or urn_key_v1 on text).
 -- * urn_valid(text) urn_check(v) IS NULL.
 -- * urn_nid(urn), urn_nss(urn)
 --                   the NID and the NSS as written; urn_rfc8141_key(urn) the RFC 8141 section 3
@@ -240,27 +243,33 @@ END IF;
 -- picks this one; on an urn_key column (revision 2's tables), the one above.
 @@urn_key_index_text@@
 
--- urn_key_v1(urn): the canonical key, equal to urn_core's `Urn::key()` (KeyRules::V1):
--- lower-case "urn" and NID, the namespace's rule where the NSS is valid for that namespace
--- (uuid, isbn, issn, ietf, nbn, lex, mpeg), upper-case hex in every %XX, no r-, q- or
--- f-component. The parameter is the `urn` domain, so text arguments are checked (garbage
--- raises the domain's check_violation instead of yielding a wrong key).
+-- urn_key_v1(urn), urn_key_v2(urn), one per version of the key rules: the canonical key,
+-- equal to urn_core's `Urn::key_with(KeyRules::V1)` (`V2`, the current rules: `Urn::key()`):
+-- lower-case "urn" and NID, the namespace's rule of that version where the NSS is valid for
+-- that namespace (urn-core's table: uuid, isbn, issn, ietf, nbn, lex, mpeg; V2 also doi and
+-- lei), upper-case hex in every %XX, no r-, q- or f-component. The parameter is the `urn`
+-- domain, so text arguments are checked (garbage raises the domain's check_violation instead
+-- of yielding a wrong key).
 --
--- A URN without '%', '?', '#' or an upper-case letter, outside urn:isbn: and urn:issn: (whose
--- keys drop or add hyphens and upper-case an 'x'), is its own key (every other rule only
--- lower-cases): one statement. Otherwise a rule that only changes letter case is skipped when
--- the case is already the key's (then the rule and the generic key agree), so only an NSS that
--- needs it pays for its namespace's validity check. An ISBN or ISSN with a hyphen to drop or
--- add, or a lower-case 'x', is checked (shape and check character) in a second step.
+-- A URN without '%', '?', '#' or an upper-case letter, outside the namespaces whose rule can
+-- change such an NSS (urn:isbn: and urn:issn:, whose keys drop or add hyphens and upper-case
+-- an 'x'; in V2 also urn:lei:, keyed in upper case, and urn:doi:, whose ':' form becomes '/'),
+-- is its own key (every other rule only lower-cases): one statement. Otherwise a rule that
+-- only changes letter case is skipped when the case is already the key's (then the rule and
+-- the generic key agree), so only an NSS that needs it pays for its namespace's validity
+-- check. An ISBN or ISSN with a hyphen to drop or add, or a lower-case 'x', is checked (shape
+-- and check character) in a second step. An LEI's check digits are its characters read as one
+-- number (each letter its two digits in base 36) modulo 97.
 @@urn_key_v1@@
+@@urn_key_v2@@
 
--- urn_key_v1_inline(urn): urn_key_v1(urn), written as one SQL expression that PostgreSQL
--- inlines where it is called on a urn column, as in a keyed table's generated key. The
--- spellings most data has are keyed by a few built-in calls, without a PL/pgSQL call (~0.3 to
--- 0.8 us a row instead of ~0.6 to 2.2 us); the rest goes to urn_key_v1:
--- * an NSS without an upper-case letter or a '%', outside urn:isbn: and urn:issn: (whose keys
---   drop or add hyphens and upper-case an 'x'): the URN lower-cased, without its components
---   (every other namespace rule only lower-cases);
+-- urn_key_v1_inline(urn), urn_key_v2_inline(urn): urn_key_v1(urn) and urn_key_v2(urn), each
+-- written as one SQL expression that PostgreSQL inlines where it is called on a urn column, as
+-- in a keyed table's generated key. The spellings most data has are keyed by a few built-in
+-- calls, without a PL/pgSQL call (~0.3 to 0.8 us a row instead of ~0.6 to 2.2 us); the rest
+-- goes to the PL/pgSQL function:
+-- * an NSS without an upper-case letter or a '%', outside the namespaces named above: the URN
+--   lower-cased, without its components (every other namespace rule only lower-cases);
 -- * the same with one %XX in the NSS: its two hex digits upper-cased too;
 -- * a NID of other than 3 or 4 characters (every NID with a rule has 3 or 4), no '%': the
 --   generic key, lower-case prefix and the NSS as written;
@@ -270,10 +279,11 @@ END IF;
 --   those of weight 3 the low halves of n >> 4's; a sum of bytes is the number modulo 255.
 -- (Tests hold these facts to urn-core's namespace table.) Inlining puts the argument at each
 -- of its uses, so on text, or on `x::urn`, it would check the domain once per use: call
--- urn_key_v1 there, which checks once. Not STRICT (a strict function with a CASE body is not
--- inlined): NULL goes to the ELSE branch, whose function is strict. Operators see u as
--- pg_catalog.text; the bigint arithmetic has bigint operands on both sides.
+-- urn_key_v1 or urn_key_v2 there, which check once. Not STRICT (a strict function with a CASE
+-- body is not inlined): NULL goes to the ELSE branch, whose function is strict. Operators see
+-- u as pg_catalog.text; the bigint arithmetic has bigint operands on both sides.
 @@urn_key_v1_inline@@
+@@urn_key_v2_inline@@
 
 -- urn_valid(text): whether the text is a valid RFC 8141 URN.
 CREATE OR REPLACE FUNCTION urn_valid(v pg_catalog.text) RETURNS boolean
@@ -370,8 +380,8 @@ CREATE OR REPLACE FUNCTION urn_key_domain_error(v pg_catalog.text) RETURNS boole
   EXECUTE pg_catalog.format('CREATE DOMAIN %I AS pg_catalog.text CONSTRAINT urn_syntax CHECK (%s) '
                             'CONSTRAINT urn_key_canonical CHECK (%s)',
                             'urn-sql probe', install_urn_check, install_key_check);
-  COMMENT ON DOMAIN urn IS 'urn-sql 4: RFC 8141 URN, at most 65536 bytes';
-  COMMENT ON DOMAIN urn_key IS 'urn-sql 4: canonical URN key, at most 65536 bytes';
+  COMMENT ON DOMAIN urn IS 'urn-sql 5: RFC 8141 URN, at most 65536 bytes';
+  COMMENT ON DOMAIN urn_key IS 'urn-sql 5: canonical URN key, at most 65536 bytes';
 
   -- Each domain keeps one constraint: this revision's CHECK. A domain that has exactly that
   -- keeps it as it is (nothing is re-checked); otherwise the CHECK is added under a new name

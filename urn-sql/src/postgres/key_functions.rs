@@ -1,35 +1,45 @@
-//! The PostgreSQL key functions `urn_key_v1(urn)` (PL/pgSQL) and `urn_key_v1_inline(urn)`
-//! (an SQL expression PostgreSQL inlines into a keyed table's generated column), rendered from
+//! The PostgreSQL key functions of each version of the key rules, `urn_key_v1(urn)`,
+//! `urn_key_v2(urn)` (PL/pgSQL) and `urn_key_v1_inline(urn)`, `urn_key_v2_inline(urn)` (SQL
+//! expressions PostgreSQL inlines into a keyed table's generated column), rendered from
 //! urn-core's key-rule table ([`KnownNamespace::key_rule`]): every namespace arm, every list of
-//! NIDs and every length the fast paths test comes from the table, so a namespace added there
-//! reaches the SQL with no edit here. The portable migration holds the rendered text (a test
+//! NIDs and every length the fast paths test comes from the table, so a namespace or a rule
+//! added there reaches the SQL with no edit here (a new shape of rule, a new [`KeyRule`]
+//! variant, is rendered here once). The portable migration holds the rendered text (a test
 //! checks it byte for byte; `URN_SQL_BLESS=1 cargo test -p urn-sql --lib postgres` writes it).
 //!
 //! Two fast paths are written by shape, not by namespace, and each is held to the table:
 //! - A check-digit form whose weights alternate 1 and 3 towards its last character, modulus 10
 //!   (an ISBN-13), sums its digits by reading them as hexadecimal nibbles (two masks and
 //!   `% 255`) instead of thirteen `ascii(substr(…))` calls; measured at a third of the cost.
-//! - `urn_key_v1_inline` keys such a form's common spellings (hyphenated, prefix as given)
-//!   without a PL/pgSQL call.
+//! - `urn_key_v1_inline` and `urn_key_v2_inline` key such a form's common spellings
+//!   (hyphenated, prefix as given) without a PL/pgSQL call.
 
 use std::fmt::Write;
 
-use urn_core::{CheckDigits, DigitForm, Hyphens, KeyRule, KnownNamespace};
+use urn_core::{CheckDigits, DigitForm, Hyphens, KeyRule, KeyRules, KnownNamespace};
 
-/// The namespaces with a V1 rule, in the table's order.
-fn ruled() -> impl Iterator<Item = (KnownNamespace, KeyRule)> {
+use crate::rule_sql;
+
+/// The namespaces with a rule under `rules`, in the table's order.
+fn ruled(rules: KeyRules) -> impl Iterator<Item = (KnownNamespace, KeyRule)> {
     KnownNamespace::ALL
         .iter()
-        .filter_map(|&ns| ns.key_rule().map(|rule| (ns, rule)))
+        .filter_map(move |&ns| ns.key_rule(rules).map(|rule| (ns, rule)))
 }
 
-/// The check-digit namespaces: their keys drop or add hyphens and upper-case an `x`, so a
-/// lower-case NSS is not their key.
-fn check_digit_namespaces() -> impl Iterator<Item = (KnownNamespace, CheckDigits)> {
-    ruled().filter_map(|(ns, rule)| match rule {
+/// The check-digit namespaces under `rules`.
+fn check_digit_namespaces(rules: KeyRules) -> impl Iterator<Item = (KnownNamespace, CheckDigits)> {
+    ruled(rules).filter_map(|(ns, rule)| match rule {
         KeyRule::CheckDigits(digits) => Some((ns, digits)),
         _ => None,
     })
+}
+
+/// The namespaces whose rule may change an NSS with no upper-case letter and no `%`
+/// ([`KeyRule::lower_case_is_key`] false: check digits, upper case, separators), whose URNs the
+/// fast paths send to the namespace arms.
+fn not_lower_case_namespaces(rules: KeyRules) -> impl Iterator<Item = KnownNamespace> {
+    ruled(rules).filter_map(|(ns, rule)| (!rule.lower_case_is_key()).then_some(ns))
 }
 
 /// `items` as an SQL list: `'a', 'b'` or `3, 4`.
@@ -47,18 +57,19 @@ fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>, quoted: bool) 
     items.join(", ")
 }
 
-/// The distinct lengths of the NIDs with a rule, ascending.
-fn rule_nid_lengths() -> Vec<usize> {
-    let mut lengths: Vec<usize> = ruled().map(|(ns, _)| ns.nid().len()).collect();
+/// The distinct lengths of the NIDs with a rule under `rules`, ascending.
+fn rule_nid_lengths(rules: KeyRules) -> Vec<usize> {
+    let mut lengths: Vec<usize> = ruled(rules).map(|(ns, _)| ns.nid().len()).collect();
     lengths.sort_unstable();
     lengths.dedup();
     lengths
 }
 
-/// The check-digit namespaces' `urn:<nid>:` prefixes, grouped by length (ascending).
-fn check_digit_prefixes() -> Vec<(usize, Vec<String>)> {
+/// The `urn:<nid>:` prefixes of the namespaces whose rule may change a lower-case NSS, grouped
+/// by length (ascending).
+fn not_lower_case_prefixes(rules: KeyRules) -> Vec<(usize, Vec<String>)> {
     let mut groups: Vec<(usize, Vec<String>)> = Vec::new();
-    for (ns, _) in check_digit_namespaces() {
+    for ns in not_lower_case_namespaces(rules) {
         let prefix = format!("urn:{}:", ns.nid());
         match groups.iter_mut().find(|(len, _)| *len == prefix.len()) {
             Some((_, prefixes)) => prefixes.push(prefix),
@@ -338,10 +349,10 @@ fn form_regex(form: &DigitForm) -> String {
     format!("'^{prefix}[0-9]*{last}$'")
 }
 
-/// One arm of the first CASE of `urn_key_v1` (PL/pgSQL, variables `nss`, `k`): the key's NSS
-/// by a rule that only changes letter case (skipped when the case is already the key's), or
-/// for a check-digit rule the NSS when it is its own key whatever its validity, and otherwise
-/// NULL (decided in the second step).
+/// One arm of the first CASE of a key function (PL/pgSQL, variables `nss`, `k`): the key's
+/// NSS by a rule that only changes letter case (skipped when the case is already the key's),
+/// an LEI's or a DOI's, or for a check-digit rule the NSS when it is its own key whatever its
+/// validity, and otherwise NULL (decided in the second step).
 fn first_arm(rule: &KeyRule) -> String {
     match rule {
         KeyRule::Lower { when } => format!(
@@ -384,11 +395,36 @@ fn first_arm(rule: &KeyRule) -> String {
                 _ => "NULL".to_owned(),
             }
         }
+        KeyRule::Mod97 { when } => format!(
+            "CASE\n\
+             \x20     WHEN {}\n\
+             \x20          AND ({})::numeric % 97 = 1\n\
+             \x20       THEN upper(nss COLLATE \"C\")\n\
+             \x20     ELSE nss END",
+            matches(when, "nss"),
+            rule_sql::base36_digits("upper(nss COLLATE \"C\")", "replace"),
+        ),
+        KeyRule::Separated {
+            when,
+            separators,
+            separator,
+        } => {
+            let prefix = format!("substring(nss COLLATE \"C\" from '^[^{separators}]*')");
+            format!(
+                "CASE\n\
+                 \x20     WHEN {}\n\
+                 \x20       THEN lower({prefix}) || '{separator}'\n\
+                 \x20            || replace(lower(substr(nss, length({prefix}) + 2) COLLATE \"C\"), '{}', '{separator}')\n\
+                 \x20     ELSE nss END",
+                matches(when, "nss"),
+                rule_sql::encoded(*separator),
+            )
+        }
         _ => "nss".to_owned(),
     }
 }
 
-/// One arm of the second step of `urn_key_v1` (variables `nss` and `d`, the NSS without
+/// One arm of the second step of a key function (variables `nss` and `d`, the NSS without
 /// hyphens, upper case): the key's NSS when the check-digit identifier is valid, else the NSS.
 fn second_arm(digits: &CheckDigits) -> String {
     let names = Names { qualified: false };
@@ -425,19 +461,21 @@ fn second_arm(digits: &CheckDigits) -> String {
     arm
 }
 
-/// `CREATE OR REPLACE FUNCTION urn_key_v1(u urn)`, as the portable migration holds it.
-pub(crate) fn key_v1() -> String {
-    let prefixes = check_digit_prefixes()
+/// `CREATE OR REPLACE FUNCTION urn_key_v1(u urn)` (or `urn_key_v2`, … for `rules`), as the
+/// portable migration holds it.
+pub(crate) fn key_function(rules: KeyRules) -> String {
+    let name = rules.sql_function().unwrap_or_default();
+    let prefixes = not_lower_case_prefixes(rules)
         .iter()
         .map(|(len, prefixes)| format!(" AND left(u, {len}) NOT IN ({})", list(prefixes, true)))
         .collect::<String>();
-    let lengths = list(rule_nid_lengths(), false);
+    let lengths = list(rule_nid_lengths(rules), false);
     let mut first = String::new();
-    for (ns, rule) in ruled() {
+    for (ns, rule) in ruled(rules) {
         writeln!(first, "    WHEN '{}' THEN {}", ns.nid(), first_arm(&rule)).unwrap_or_default();
     }
     let mut second = String::new();
-    for (ns, digits) in check_digit_namespaces() {
+    for (ns, digits) in check_digit_namespaces(rules) {
         writeln!(
             second,
             "      WHEN '{}' THEN {}",
@@ -447,7 +485,7 @@ pub(crate) fn key_v1() -> String {
         .unwrap_or_default();
     }
     format!(
-        r#"CREATE OR REPLACE FUNCTION urn_key_v1(u urn) RETURNS text
+        r#"CREATE OR REPLACE FUNCTION {name}(u urn) RETURNS text
   LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -508,9 +546,9 @@ $fn$;
 }
 
 /// The inlined fast path for one check-digit namespace whose first fitting form takes the
-/// nibble sum (an ISBN-13): its hyphenated spellings keyed by built-ins, the rest by
-/// `urn_key_v1`. `None` for a namespace without such a form.
-fn inline_check_digits(ns: KnownNamespace, digits: &CheckDigits) -> Option<String> {
+/// nibble sum (an ISBN-13): its hyphenated spellings keyed by built-ins, the rest by the key
+/// function `name`. `None` for a namespace without such a form.
+fn inline_check_digits(ns: KnownNamespace, digits: &CheckDigits, name: &str) -> Option<String> {
     let Hyphens::Between { max } = digits.hyphens else {
         return None;
     };
@@ -537,7 +575,7 @@ fn inline_check_digits(ns: KnownNamespace, digits: &CheckDigits) -> Option<Strin
          \x20          AND pg_catalog.substr(pg_catalog.replace(u, '-', ''), {start}, {prefix_len}) IN ({prefixes})\n\
          \x20          AND {sum}\n\
          \x20       THEN '{prefix}' || {digits}\n\
-         \x20     ELSE urn_key_v1(u) END",
+         \x20     ELSE {name}(u) END",
         min = plen + n,
         max_len = plen + n + max,
         prefixes = list(form.prefixes, true),
@@ -545,11 +583,14 @@ fn inline_check_digits(ns: KnownNamespace, digits: &CheckDigits) -> Option<Strin
     ))
 }
 
-/// `CREATE OR REPLACE FUNCTION urn_key_v1_inline(u urn)`, as the portable migration holds it.
-pub(crate) fn key_v1_inline() -> String {
-    // Outside the check-digit namespaces, every rule only lower-cases: a lower-case NSS is its
-    // own key, and a NID of another length than a ruled one's takes the generic key.
-    let lengths = list(rule_nid_lengths().iter().map(|len| len + 1), false);
+/// `CREATE OR REPLACE FUNCTION urn_key_v1_inline(u urn)` (or `urn_key_v2_inline`, … for
+/// `rules`), as the portable migration holds it.
+pub(crate) fn key_inline(rules: KeyRules) -> String {
+    let name = rules.sql_function().unwrap_or_default();
+    // Outside the namespaces sent to their arms first, every rule only lower-cases: a
+    // lower-case NSS is its own key, and a NID of another length than a ruled one's takes the
+    // generic key.
+    let lengths = list(rule_nid_lengths(rules).iter().map(|len| len + 1), false);
     let rest = format!(
         r#"CASE
       WHEN pg_catalog.strpos(u, '%') = 0 THEN CASE
@@ -561,7 +602,7 @@ pub(crate) fn key_v1_inline() -> String {
             THEN pg_catalog.lower(pg_catalog.left(u, pg_catalog.strpos(pg_catalog.substr(u, 5), ':') + 4)
                                   COLLATE pg_catalog."C")
                  || pg_catalog.substr(u, pg_catalog.strpos(pg_catalog.substr(u, 5), ':') + 5)
-          ELSE urn_key_v1(u) END
+          ELSE {name}(u) END
         WHEN u::pg_catalog.text COLLATE pg_catalog."C" ~ '^[^:]*:[^:]*:[^A-Z?#]*[?#]'
           THEN pg_catalog.split_part(pg_catalog.split_part(pg_catalog.lower(u COLLATE pg_catalog."C"), '?', 1), '#', 1)
         WHEN pg_catalog.strpos(pg_catalog.substr(u, 5), ':') NOT IN ({lengths})
@@ -569,28 +610,30 @@ pub(crate) fn key_v1_inline() -> String {
                                 COLLATE pg_catalog."C")
                || pg_catalog.split_part(pg_catalog.split_part(
                     pg_catalog.substr(u, pg_catalog.strpos(pg_catalog.substr(u, 5), ':') + 5), '?', 1), '#', 1)
-        ELSE urn_key_v1(u) END
+        ELSE {name}(u) END
       WHEN u::pg_catalog.text COLLATE pg_catalog."C"
            ~ '^[^:]*:[^:]*:[^A-Z?#%]*%[0-9A-Fa-f][0-9A-Fa-f][^A-Z?#%]*([?#]|$)'
         THEN pg_catalog.overlay(
                pg_catalog.split_part(pg_catalog.split_part(pg_catalog.lower(u COLLATE pg_catalog."C"), '?', 1), '#', 1),
                pg_catalog.upper(pg_catalog.substr(u, pg_catalog.strpos(u, '%') + 1, 2) COLLATE pg_catalog."C"),
                pg_catalog.strpos(u, '%') + 1, 2)
-      ELSE urn_key_v1(u) END"#
+      ELSE {name}(u) END"#
     );
-    // The check-digit namespaces first, one simple CASE per prefix length (the prefix is
-    // lower-cased once per CASE).
+    // The namespaces whose rule changes a lower-case NSS first, one simple CASE per prefix
+    // length (the prefix is lower-cased once per CASE): a check-digit one's fast path, or the
+    // key function.
     let mut body = rest;
-    for (len, prefixes) in check_digit_prefixes().iter().rev() {
+    let call = format!("{name}(u)");
+    for (len, prefixes) in not_lower_case_prefixes(rules).iter().rev() {
         let mut arms = String::new();
         for prefix in prefixes {
-            let fast = check_digit_namespaces()
+            let fast = check_digit_namespaces(rules)
                 .find(|(ns, _)| format!("urn:{}:", ns.nid()) == *prefix)
-                .and_then(|(ns, digits)| inline_check_digits(ns, &digits));
+                .and_then(|(ns, digits)| inline_check_digits(ns, &digits, name));
             writeln!(
                 arms,
                 "    WHEN '{prefix}' THEN {}",
-                fast.as_deref().unwrap_or("urn_key_v1(u)")
+                fast.as_deref().unwrap_or(&call)
             )
             .unwrap_or_default();
         }
@@ -600,7 +643,7 @@ pub(crate) fn key_v1_inline() -> String {
         );
     }
     format!(
-        "CREATE OR REPLACE FUNCTION urn_key_v1_inline(u urn) RETURNS pg_catalog.text\n  \
+        "CREATE OR REPLACE FUNCTION {name}_inline(u urn) RETURNS pg_catalog.text\n  \
          LANGUAGE sql IMMUTABLE PARALLEL SAFE\n  \
          RETURN {body};\n"
     )

@@ -16,6 +16,7 @@ mod check;
 mod install;
 #[cfg(test)]
 mod key_functions;
+pub(crate) mod rekey;
 
 use crate::protocol::{Conflict, Plan};
 use crate::table::UrnTable;
@@ -163,11 +164,12 @@ fn owner_check(table: &UrnTable, with_table: bool, message: &str, hint: &str) ->
     });
     // (Before PostgreSQL 16, to_regprocedure raises for an argument type that does not exist:
     // it is asked only when the type does.)
+    let key = table.key_function();
     let functions = [
-        ("urn_key_v1", format!("{s}.urn")),
-        ("urn_key_v1_inline", format!("{s}.urn")),
-        ("urn_key_index", "pg_catalog.text".to_owned()),
-        ("urn_key_index", format!("{s}.urn_key")),
+        (key.to_owned(), format!("{s}.urn")),
+        (format!("{key}_inline"), format!("{s}.urn")),
+        ("urn_key_index".to_owned(), "pg_catalog.text".to_owned()),
+        ("urn_key_index".to_owned(), format!("{s}.urn_key")),
     ]
     .map(|(name, argument)| {
         let what = format!("{s}.{name}({argument})");
@@ -227,15 +229,16 @@ fn table_statements(table: &UrnTable) -> Vec<String> {
     );
     // The key is text: the key function only ever returns canonical keys, and checking each
     // against the urn_key domain would cost ~1 us per inserted row (revision 2's tables have the
-    // domain; both work with urn_key_index). urn_key_v1_inline is urn_key_v1 written so that
-    // PostgreSQL inlines it here. The key and its index compare byte for byte (COLLATE "C"):
+    // domain; both work with urn_key_index). urn_key_v2_inline (urn_key_v1_inline for a V1
+    // table) is urn_key_v2 written so that PostgreSQL inlines it here. The key and its index compare byte for byte (COLLATE "C"):
     // a key is ASCII and canonical, so byte order is exactly right, and the btree compares
     // with memcmp instead of the database collation's strcoll. Queries need nothing new: a
     // comparison of the key (or of urn_key_index of it) with a parameter or literal takes the
     // column's "C".
     let generated = format!(
         "{key} pg_catalog.text COLLATE pg_catalog.\"C\" \
-         GENERATED ALWAYS AS ({s}.urn_key_v1_inline({urn})) STORED NOT NULL"
+         GENERATED ALWAYS AS ({s}.{}_inline({urn})) STORED NOT NULL",
+        table.key_function()
     );
     match table.key_index_column() {
         None => vec![
@@ -300,6 +303,7 @@ pub(crate) fn plan(table: &UrnTable) -> Plan {
         table.key_column(),
         table.urn_schema(),
     );
+    let function = table.key_function();
     let (insert, index_of_key) = match table.key_index_column() {
         None => (
             format!(
@@ -312,7 +316,7 @@ pub(crate) fn plan(table: &UrnTable) -> Plan {
         Some(index) => (
             format!(
                 "INSERT INTO {name} ({urn}, {index}) \
-                 SELECT given.urn, {s}.urn_key_index({s}.urn_key_v1(given.urn)) \
+                 SELECT given.urn, {s}.urn_key_index({s}.{function}(given.urn)) \
                  FROM (SELECT $1::{s}.urn AS urn) AS given \
                  ON CONFLICT ({index}) DO NOTHING RETURNING {returning}, true AS inserted"
             ),
@@ -331,6 +335,7 @@ pub(crate) fn plan(table: &UrnTable) -> Plan {
         conflict: Conflict::NoRow,
         insert_then_read: None,
         check: use_check(table),
+        rules: table.key_rules(),
     }
 }
 
@@ -378,41 +383,49 @@ mod tests {
         assert!(super::install_sql().contains("\nCOMMIT;\n"));
     }
 
-    /// What the key functions' lower-case fast paths (`urn_key_v1`'s first statement,
-    /// `urn_key_v1_inline`) assume of urn-core's table: a rule other than a check-digit one
-    /// never changes an NSS that has no upper-case letter and no `%` (it only lower-cases).
-    /// Checked on generated URNs of every namespace with a rule, lower-cased.
+    /// What the key functions' lower-case fast paths (the PL/pgSQL functions' first
+    /// statement, the `_inline` functions) assume of urn-core's table in each version: only a
+    /// rule that says so ([`KeyRule::lower_case_is_key`] false) changes an NSS that has no
+    /// upper-case letter and no `%`. Checked on generated URNs of every namespace with a rule,
+    /// lower-cased.
     #[test]
-    fn only_check_digit_rules_change_a_lower_case_nss() {
+    fn only_rules_that_say_so_change_a_lower_case_nss() {
         use proptest::strategy::{Strategy, ValueTree};
         use proptest::test_runner::TestRunner;
-        use urn_core::{KeyRule, KnownNamespace, Urn};
+        use urn_core::{KeyRules, KnownNamespace, Urn};
 
-        let mut changed = Vec::new();
-        let mut runner = TestRunner::deterministic();
-        for &ns in KnownNamespace::ALL.iter().filter(|ns| ns.has_key_rule()) {
-            let strategy = urn_core::strategy::urn_in(ns);
-            for _ in 0..500 {
-                let Ok(tree) = strategy.new_tree(&mut runner) else {
-                    continue;
-                };
-                let urn = tree.current();
-                let lower = format!("urn:{}:{}", ns.nid(), urn.nss().to_ascii_lowercase());
-                let Ok(lower) = Urn::parse(&lower) else {
-                    continue;
-                };
-                if !lower.nss().contains('%') && lower.key() != lower.rfc8141_key() {
-                    changed.push(ns);
-                    break;
+        for &rules in KeyRules::VERSIONS {
+            let mut changed = Vec::new();
+            let mut runner = TestRunner::deterministic();
+            for &ns in KnownNamespace::ALL
+                .iter()
+                .filter(|ns| ns.has_key_rule(rules))
+            {
+                let strategy = urn_core::strategy::urn_in(ns);
+                for _ in 0..500 {
+                    let Ok(tree) = strategy.new_tree(&mut runner) else {
+                        continue;
+                    };
+                    let urn = tree.current();
+                    let lower = format!("urn:{}:{}", ns.nid(), urn.nss().to_ascii_lowercase());
+                    let Ok(lower) = Urn::parse(&lower) else {
+                        continue;
+                    };
+                    if !lower.nss().contains('%')
+                        && lower.key_with(rules) != lower.key_with(KeyRules::Rfc8141)
+                    {
+                        changed.push(ns);
+                        break;
+                    }
                 }
             }
+            let said: Vec<KnownNamespace> = KnownNamespace::ALL
+                .iter()
+                .copied()
+                .filter(|ns| ns.key_rule(rules).is_some_and(|r| !r.lower_case_is_key()))
+                .collect();
+            assert_eq!(changed, said, "{rules}");
         }
-        let check_digits: Vec<KnownNamespace> = KnownNamespace::ALL
-            .iter()
-            .copied()
-            .filter(|ns| matches!(ns.key_rule(), Some(KeyRule::CheckDigits(_))))
-            .collect();
-        assert_eq!(changed, check_digits);
     }
 
     /// The statements name urn-sql's objects with its schema and PostgreSQL's with
@@ -429,7 +442,7 @@ mod tests {
         for t in [&table, &parted] {
             let plan = super::plan(t);
             for sql in [super::create_table(t), plan.insert, plan.find] {
-                for function in ["urn_key_index(", "urn_key_v1(", "urn_key_v1_inline("] {
+                for function in ["urn_key_index(", "urn_key_v2(", "urn_key_v2_inline("] {
                     let qualified = format!("\"urn_sql\".{function}");
                     assert_eq!(
                         sql.matches(function).count(),

@@ -1,12 +1,12 @@
 //! The audit: finds the rows of a keyed SQLite table whose stored key is not their URN's key.
 //!
-//! SQLite has no roles: every connection computes a keyed table's generated key with the
-//! `urn_key_v1` function *it* has registered. This crate's (and the `urn-sqlite-ext`
-//! extension's) is the parser's key; a connection without one cannot write the table at all;
-//! but a program that registers a `urn_key_v1` of its own (Python's
+//! SQLite has no roles: every connection computes a keyed table's generated key with the key
+//! function (`urn_key_v2`, `urn_key_v1`) *it* has registered. This crate's (and the
+//! `urn-sqlite-ext` extension's) is the parser's key; a connection without one cannot write
+//! the table at all; but a program that registers a key function of its own (Python's
 //! `sqlite3.Connection.create_function` allows it), or that edits the file or the schema, can
 //! store any key, and then two spellings of one URN can both be stored. The audit reads every
-//! row and recomputes each key with urn-core.
+//! row and recomputes each key with urn-core, under the table's key rules.
 // The client features' `audit` use the collector; a build without them has only its types.
 #![cfg_attr(
     not(any(
@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use urn_core::Urn;
+use urn_core::{KeyRules, Urn};
 
 /// What is wrong with one row (see [`AuditFinding`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +36,7 @@ pub enum AuditProblem {
     SameUrnAs(i64),
 }
 
-/// A row of a keyed table that a correct `urn_key_v1` would not have written.
+/// A row of a keyed table that a correct key function would not have written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AuditFinding {
     /// The row's id.
@@ -76,17 +76,23 @@ pub(crate) type AuditRow = (i64, Option<Vec<u8>>, Option<Vec<u8>>);
 /// Collects [`AuditFinding`]s over the rows of a keyed table, fed in id order (what
 /// [`audit_sql`](super::audit_sql) selects). The client modules' `audit` run the query and feed
 /// it.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Audit {
+    /// The table's key rules.
+    rules: KeyRules,
     /// Each URN key seen, with the first row that has it.
     first_with_key: HashMap<String, i64>,
     findings: Vec<AuditFinding>,
 }
 
 impl Audit {
-    /// An audit with no rows yet.
-    pub(crate) fn new() -> Self {
-        Self::default()
+    /// An audit of a table keyed under `rules`, with no rows yet.
+    pub(crate) fn new(rules: KeyRules) -> Self {
+        Audit {
+            rules,
+            first_with_key: HashMap::new(),
+            findings: Vec::new(),
+        }
     }
 
     /// The findings of every row of the audit's query (`id, urn, key`, the texts as bytes),
@@ -96,9 +102,10 @@ impl Audit {
         allow(dead_code)
     )]
     pub(crate) fn of_rows<E>(
+        rules: KeyRules,
         rows: impl IntoIterator<Item = Result<AuditRow, E>>,
     ) -> Result<Vec<AuditFinding>, E> {
-        let mut audit = Audit::new();
+        let mut audit = Audit::new(rules);
         for row in rows {
             let (id, urn, key) = row?;
             audit.row(id, urn.as_deref(), key.as_deref());
@@ -126,7 +133,7 @@ impl Audit {
             .map_err(|e| format!("not UTF-8: {e}"))
             .and_then(|s| Urn::parse(s).map_err(|e| e.to_string()));
         let key = match parsed {
-            Ok(parsed) => parsed.key().into_string(),
+            Ok(parsed) => parsed.key_with(self.rules).into_string(),
             Err(why) => {
                 self.findings
                     .push(finding(text(urn), AuditProblem::InvalidUrn(why)));
@@ -159,7 +166,7 @@ mod tests {
 
     #[test]
     fn wrong_keys_and_second_spellings_are_found() {
-        let mut audit = Audit::new();
+        let mut audit = Audit::new(KeyRules::CURRENT);
         audit.row(
             1,
             Some(b"urn:isbn:0395363411"),

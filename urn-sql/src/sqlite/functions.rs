@@ -1,4 +1,5 @@
-//! The SQLite scalar functions `urn_key_v1(text)` and `urn_check(text)`, written against
+//! The SQLite scalar functions `urn_key_v1(text)`, `urn_key_v2(text)` (one per version of the
+//! key rules) and `urn_check(text)`, written against
 //! SQLite's C API so the same code serves the bundled SQLite of sqlx, diesel and rusqlite
 //! (registered per connection or for every new connection) and the loadable extension
 //! `urn-sqlite-ext`, which calls [`super::register_on_handle`] (there `libsqlite3_sys`, built
@@ -15,13 +16,13 @@ use core::ptr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use libsqlite3_sys as ffi;
-use urn_core::UrnRef;
+use urn_core::{KeyRules, UrnRef};
 
 /// The signature of a scalar function's callback.
 type ScalarFn =
     unsafe extern "C" fn(*mut ffi::sqlite3_context, c_int, *mut *mut ffi::sqlite3_value);
 
-/// Registers `urn_key_v1` and `urn_check` on `db` (deterministic and innocuous, so they may be
+/// Registers `urn_key_v1`, `urn_key_v2` and `urn_check` on `db` (deterministic and innocuous, so they may be
 /// used in generated columns, CHECK constraints and indexes even with `trusted_schema=OFF`).
 /// Returns SQLite's result code.
 ///
@@ -30,8 +31,11 @@ type ScalarFn =
 /// initialised).
 pub(crate) unsafe fn register(db: *mut ffi::sqlite3) -> c_int {
     let flags = ffi::SQLITE_UTF8 | ffi::SQLITE_DETERMINISTIC | ffi::SQLITE_INNOCUOUS;
-    let functions: [(&core::ffi::CStr, ScalarFn); 2] =
-        [(c"urn_key_v1", urn_key_v1), (c"urn_check", urn_check)];
+    let functions: [(&core::ffi::CStr, ScalarFn); 3] = [
+        (c"urn_key_v1", urn_key_v1),
+        (c"urn_key_v2", urn_key_v2),
+        (c"urn_check", urn_check),
+    ];
     for (name, function) in functions {
         // SAFETY: `db` is open (the caller's contract); the name is NUL-terminated; no user data
         // or destructor is passed.
@@ -72,7 +76,7 @@ unsafe fn answer(
     argc: c_int,
     argv: *mut *mut ffi::sqlite3_value,
     name: &str,
-    f: fn(UrnRef<'_>) -> Answer,
+    f: impl Fn(UrnRef<'_>) -> Answer,
     invalid: fn(urn_core::ParseError) -> Answer,
 ) {
     let answer = catch_unwind(AssertUnwindSafe(|| {
@@ -132,9 +136,14 @@ unsafe fn answer(
     }
 }
 
-/// `urn_key_v1(text)`: the canonical key (`Urn::key()`, `KeyRules::V1`); an invalid URN is an
-/// error carrying the parser's message.
-unsafe extern "C" fn urn_key_v1(
+/// The key function of `rules` (named `name`): the canonical key (`Urn::key_with(rules)`); an
+/// invalid URN is an error carrying the parser's message.
+///
+/// # Safety
+/// Forwarded from SQLite's call of a scalar function.
+unsafe fn key_under(
+    rules: KeyRules,
+    name: &str,
     ctx: *mut ffi::sqlite3_context,
     argc: c_int,
     argv: *mut *mut ffi::sqlite3_value,
@@ -145,11 +154,31 @@ unsafe extern "C" fn urn_key_v1(
             ctx,
             argc,
             argv,
-            "urn_key_v1",
-            |urn| Answer::Text(urn.key().into_string()),
+            name,
+            |urn| Answer::Text(urn.key_with(rules).into_string()),
             |e| Answer::Error(e.to_string()),
         )
     }
+}
+
+/// `urn_key_v1(text)`: the key under `KeyRules::V1`, what tables made before V2 are keyed by.
+unsafe extern "C" fn urn_key_v1(
+    ctx: *mut ffi::sqlite3_context,
+    argc: c_int,
+    argv: *mut *mut ffi::sqlite3_value,
+) {
+    // SAFETY: forwarded from SQLite's call.
+    unsafe { key_under(KeyRules::V1, "urn_key_v1", ctx, argc, argv) }
+}
+
+/// `urn_key_v2(text)`: the key under `KeyRules::V2` (`Urn::key()`).
+unsafe extern "C" fn urn_key_v2(
+    ctx: *mut ffi::sqlite3_context,
+    argc: c_int,
+    argv: *mut *mut ffi::sqlite3_value,
+) {
+    // SAFETY: forwarded from SQLite's call.
+    unsafe { key_under(KeyRules::V2, "urn_key_v2", ctx, argc, argv) }
 }
 
 /// `urn_check(text)`: NULL for a valid URN, otherwise the parser's message.

@@ -152,6 +152,47 @@ const NSS: &[&str] = &[
     "",
 ];
 
+/// The namespaces whose rules changed in `KeyRules::V2` (and a generic one), in two cases each.
+const V2_NIDS: &[&str] = &[
+    "doi", "DOI", "lei", "Lei", "lex", "LEX", "mpeg", "MPEG", "example",
+];
+
+/// NSSs for the rules `KeyRules::V2` added, valid and not: taken with [`V2_NIDS`] only.
+const V2_NSS: &[&str] = &[
+    // Jurisdiction units (V2 keys them): valid, an empty unit, a unit with '-' or '%XX'.
+    "ch;glarus:regiere:erlass:2007-10-15;963",
+    "CH;Glarus:Regiere",
+    "br;sao.paulo;Campinas:governo:decreto",
+    "ch;:x",
+    "ch;a-b:X",
+    "ch;gl%C3%A4rus:X",
+    // Standard names with '_' (V2 keys them).
+    "MPEG_7:cs:VideoDomainCS:2001",
+    "mpeg_21:dii",
+    "_:x",
+    // DOI names (V2 keys them): both URN forms, a %2F in either case, a directory without a
+    // registrant code, a prefix 10 without one, upper-case suffixes.
+    "10.1000/182",
+    "10.1000/ABC",
+    "10.123:456ABC%2Fzyz",
+    "10.123:456abc%2fZYZ",
+    "10.123/456ABC/zyz",
+    "10.1093/NAR/gkaa1100",
+    "10.1093:nar%2Fgkaa1100",
+    "10/abc",
+    "5.6:X",
+    "10.1000/",
+    "10.:x",
+    "10.1000/A%2F%2c",
+    // LEIs (V2 keys them): valid in either case, a wrong check, 19 and 21 characters.
+    "7LTWFZYICNSX8D621K86",
+    "7ltwfzyicnsx8d621k86",
+    "506700GE1G29325QX363",
+    "213800KUD8LXJWSQ9D15",
+    "213800KUD8LAJWSQ9D1",
+    "213800KUD8LAJWSQ9D150",
+];
+
 const SUFFIXES: &[&str] = &[
     "",
     "?+r",
@@ -169,14 +210,19 @@ const SUFFIXES: &[&str] = &[
     "?+%41",
 ];
 
-/// The combinatorial set: scheme spellings x NIDs x NSS x component suffixes (45,475), the
+/// The combinatorial set: scheme spellings x NIDs x NSS x component suffixes (45,475), and
+/// the same for the rules `KeyRules::V2` added (4,131), the
 /// edges of the length policy, long URNs, and URNs with white space, a byte order mark or
 /// nothing around them.
 pub fn generated_inputs() -> Vec<String> {
     let mut out = Vec::new();
+    let sets = [(NIDS, NSS), (V2_NIDS, V2_NSS)];
     for scheme in ["urn", "URN", "uRn", "urx"] {
-        for nid in NIDS {
-            for nss in NSS {
+        for (nids, nsss) in sets {
+            for (nid, nss) in nids
+                .iter()
+                .flat_map(|nid| nsss.iter().map(move |nss| (nid, nss)))
+            {
                 for suffix in SUFFIXES {
                     if scheme != "urn" && !suffix.is_empty() {
                         continue;

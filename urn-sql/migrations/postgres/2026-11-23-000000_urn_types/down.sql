@@ -34,6 +34,7 @@ BEGIN
       'urn_valid(pg_catalog.text)', 'urn_rfc8141_key(%1$I.urn)', 'urn_nss(%1$I.urn)',
       'urn_nid(%1$I.urn)', 'urn_check(pg_catalog.text)', 'urn_check_char(pg_catalog.text)',
       'urn_key_index(%1$I.urn_key)', 'urn_key_index(pg_catalog.text)',
+      'urn_key_v2_inline(%1$I.urn)', 'urn_key_v2(%1$I.urn)',
       'urn_key_v1_inline(%1$I.urn)', 'urn_key_v1(%1$I.urn)']) AS signature LOOP
     EXECUTE format('DROP FUNCTION IF EXISTS %1$I.' || drop_item.signature, drop_schema);
   END LOOP;

@@ -1,7 +1,8 @@
--- urn-sql: URN domains and functions for PostgreSQL (>= 14), revision 4 (the domains' comments
--- say "urn-sql 4"). Idempotent: running it again changes nothing, and running it over an
--- earlier revision (1 to 3) upgrades the domains' constraints and the functions in place,
--- without touching a table or a stored key. It installs into the current schema (the first
+-- urn-sql: URN domains and functions for PostgreSQL (>= 14), revision 5 (the domains' comments
+-- say "urn-sql 5"). Idempotent: running it again changes nothing, and running it over an
+-- earlier revision (1 to 4) upgrades the domains' constraints and the functions in place,
+-- without touching a table or a stored key (revision 5 adds the key functions of the V2 rules;
+-- tables keyed by urn_key_v1 keep it, and move to V2 by `urn sql --rekey v2`). It installs into the current schema (the first
 -- schema of the search_path that exists). `urn sql --dialect postgres` wraps it in
 -- BEGIN/COMMIT, so `psql -v ON_ERROR_STOP=1` either installs everything or nothing; migration
 -- tools (diesel, sqlx) run it in their own transaction.
@@ -15,11 +16,13 @@
 -- * DOMAIN urn_key  RFC 8141 section 3 canonical form (urn_core::patterns::URN_KEY), at most
 --                   65536 bytes; a refused value says why (constraint "urn_key_canonical").
 -- * urn_check(text) NULL for a valid URN, otherwise the parser's message.
--- * urn_key_v1(urn) exactly urn_core's `Urn::key()` under `KeyRules::V1`: RFC 8141 section 3
---                   plus the namespace rules of uuid, isbn, issn, ietf, nbn, lex and mpeg.
--- * urn_key_v1_inline(urn)
---                   the same key, as an SQL expression PostgreSQL inlines into a keyed
---                   table's generated column (call urn_key_v1 on text).
+-- * urn_key_v2(urn) exactly urn_core's `Urn::key()` (`KeyRules::V2`): RFC 8141 section 3
+--                   plus the namespace rules of uuid, isbn, issn, ietf, nbn, lex, mpeg, doi
+--                   and lei; urn_key_v1(urn) the same under `KeyRules::V1` (no doi or lei
+--                   rule, lex and mpeg names of V1's shapes only), for tables keyed by it.
+-- * urn_key_v2_inline(urn), urn_key_v1_inline(urn)
+--                   the same keys, as SQL expressions PostgreSQL inlines into a keyed
+--                   table's generated column (call urn_key_v2 or urn_key_v1 on text).
 -- * urn_valid(text) urn_check(v) IS NULL.
 -- * urn_nid(urn), urn_nss(urn)
 --                   the NID and the NSS as written; urn_rfc8141_key(urn) the RFC 8141 section 3
@@ -175,9 +178,9 @@ BEGIN
     FROM pg_proc p
     WHERE p.pronamespace = install_schema_oid
       AND p.proname IN ('urn_check', 'urn_check_char', 'urn_valid', 'urn_key_v1',
-                        'urn_key_v1_inline', 'urn_key_index', 'urn_rfc8141_key', 'urn_nid',
-                        'urn_nss', 'urn_raise_check_violation', 'urn_key_problem', 'urn_domain_error',
-                        'urn_key_domain_error')
+                        'urn_key_v1_inline', 'urn_key_v2', 'urn_key_v2_inline', 'urn_key_index',
+                        'urn_rfc8141_key', 'urn_nid', 'urn_nss', 'urn_raise_check_violation',
+                        'urn_key_problem', 'urn_domain_error', 'urn_key_domain_error')
     ORDER BY 1
   LOOP
     IF NOT install_obj.fits THEN
@@ -369,18 +372,23 @@ CREATE OR REPLACE FUNCTION urn_key_index(k pg_catalog.text) RETURNS pg_catalog.t
   RETURN CASE WHEN pg_catalog.octet_length(k) <= 2048 THEN k
               ELSE 'sha256:' || pg_catalog.encode(pg_catalog.sha256(k::pg_catalog.bytea), 'hex') END;
 
--- urn_key_v1(urn): the canonical key, equal to urn_core's `Urn::key()` (KeyRules::V1):
--- lower-case "urn" and NID, the namespace's rule where the NSS is valid for that namespace
--- (uuid, isbn, issn, ietf, nbn, lex, mpeg), upper-case hex in every %XX, no r-, q- or
--- f-component. The parameter is the `urn` domain, so text arguments are checked (garbage
--- raises the domain's check_violation instead of yielding a wrong key).
+-- urn_key_v1(urn), urn_key_v2(urn), one per version of the key rules: the canonical key,
+-- equal to urn_core's `Urn::key_with(KeyRules::V1)` (`V2`, the current rules: `Urn::key()`):
+-- lower-case "urn" and NID, the namespace's rule of that version where the NSS is valid for
+-- that namespace (urn-core's table: uuid, isbn, issn, ietf, nbn, lex, mpeg; V2 also doi and
+-- lei), upper-case hex in every %XX, no r-, q- or f-component. The parameter is the `urn`
+-- domain, so text arguments are checked (garbage raises the domain's check_violation instead
+-- of yielding a wrong key).
 --
--- A URN without '%', '?', '#' or an upper-case letter, outside urn:isbn: and urn:issn: (whose
--- keys drop or add hyphens and upper-case an 'x'), is its own key (every other rule only
--- lower-cases): one statement. Otherwise a rule that only changes letter case is skipped when
--- the case is already the key's (then the rule and the generic key agree), so only an NSS that
--- needs it pays for its namespace's validity check. An ISBN or ISSN with a hyphen to drop or
--- add, or a lower-case 'x', is checked (shape and check character) in a second step.
+-- A URN without '%', '?', '#' or an upper-case letter, outside the namespaces whose rule can
+-- change such an NSS (urn:isbn: and urn:issn:, whose keys drop or add hyphens and upper-case
+-- an 'x'; in V2 also urn:lei:, keyed in upper case, and urn:doi:, whose ':' form becomes '/'),
+-- is its own key (every other rule only lower-cases): one statement. Otherwise a rule that
+-- only changes letter case is skipped when the case is already the key's (then the rule and
+-- the generic key agree), so only an NSS that needs it pays for its namespace's validity
+-- check. An ISBN or ISSN with a hyphen to drop or add, or a lower-case 'x', is checked (shape
+-- and check character) in a second step. An LEI's check digits are its characters read as one
+-- number (each letter its two digits in base 36) modulo 97.
 CREATE OR REPLACE FUNCTION urn_key_v1(u urn) RETURNS text
   LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
   SET search_path = pg_catalog, pg_temp
@@ -497,14 +505,140 @@ BEGIN
   RETURN 'urn:' || nid || ':' || array_to_string(parts, '%');
 END
 $fn$;
+CREATE OR REPLACE FUNCTION urn_key_v2(u urn) RETURNS text
+  LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+  SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+  nid text;
+  nss text;
+  k   text;  -- the NSS of the key, before its %XX are upper-cased
+  d   text;
+  p   int;
+  parts text[];  -- k split at its '%'s
+BEGIN
+  IF strpos(u, '%') = 0 AND strpos(u, '?') = 0 AND strpos(u, '#') = 0
+     AND lower(u COLLATE "C") = u AND left(u, 8) NOT IN ('urn:doi:', 'urn:lei:') AND left(u, 9) NOT IN ('urn:isbn:', 'urn:issn:') THEN
+    RETURN u;
+  END IF;
+  nid := lower(split_part(u, ':', 2) COLLATE "C");
+  -- The NSS ends at the first '?' or '#', which it cannot contain.
+  nss := CASE WHEN strpos(u, '?') = 0 AND strpos(u, '#') = 0
+           THEN substr(u, length(nid) + 6)
+           ELSE split_part(split_part(substr(u, length(nid) + 6), '?', 1), '#', 1) END;
+  -- The lengths of the NIDs with a rule: one test sends the others to the generic key.
+  k := CASE WHEN length(nid) NOT IN (3, 4) THEN nss ELSE CASE nid
+    WHEN 'uuid' THEN CASE
+      WHEN nss = lower(nss COLLATE "C") THEN nss
+      WHEN length(nss) = 36 AND substr(nss, 9, 1) = '-' AND substr(nss, 14, 1) = '-' AND substr(nss, 19, 1) = '-' AND substr(nss, 24, 1) = '-'
+           AND nss COLLATE "C" ~ '^[0-9A-Fa-f]+-[0-9A-Fa-f]+-[0-9A-Fa-f]+-[0-9A-Fa-f]+-[0-9A-Fa-f]+$'
+        THEN lower(nss COLLATE "C")
+      ELSE nss END
+    WHEN 'isbn' THEN CASE WHEN strpos(nss, '-') = 0 AND strpos(nss, 'x') = 0 THEN nss END
+    WHEN 'issn' THEN CASE WHEN length(nss) = 9 AND strpos(nss, 'x') = 0 THEN nss END
+    WHEN 'ietf' THEN CASE
+      WHEN nss = lower(nss COLLATE "C") THEN nss
+      WHEN nss COLLATE "C" ~ '^(?:(?:(?:[Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+|(?:[Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+)$)'
+        THEN lower(nss COLLATE "C")
+      ELSE nss END
+    WHEN 'nbn' THEN CASE
+      WHEN left(nss, strpos(nss, '-')) = lower(left(nss, strpos(nss, '-')) COLLATE "C") THEN nss
+      WHEN nss COLLATE "C" ~ '^(?:[A-Za-z][A-Za-z](?::[A-Za-z0-9]+)*-[^/])'
+        THEN lower(left(nss, strpos(nss, '-')) COLLATE "C") || substr(nss, strpos(nss, '-') + 1)
+      ELSE nss END
+    WHEN 'lex' THEN CASE
+      WHEN nss = lower(nss COLLATE "C") THEN nss
+      WHEN nss COLLATE "C" ~ '^(?:[A-Za-z][A-Za-z0-9.-]*(?:;(?:[A-Za-z0-9]|%[0-9A-Fa-f]{2})(?:[A-Za-z0-9.]|%[0-9A-Fa-f]{2})*)*:.)'
+        THEN lower(nss COLLATE "C")
+      ELSE nss END
+    WHEN 'mpeg' THEN CASE
+      WHEN left(nss, strpos(nss, ':')) = lower(left(nss, strpos(nss, ':')) COLLATE "C") THEN nss
+      WHEN nss COLLATE "C" ~ '^(?:[A-Za-z0-9._-]+:)'
+        THEN lower(left(nss, strpos(nss, ':')) COLLATE "C") || substr(nss, strpos(nss, ':') + 1)
+      ELSE nss END
+    WHEN 'doi' THEN CASE
+      WHEN nss COLLATE "C" ~ '^(?:(10([.][0-9]+)+|([0-9]|[02-9][0-9]|1[1-9]|[0-9][0-9][0-9]+)([.][0-9]+)*)[/:].)'
+        THEN lower(substring(nss COLLATE "C" from '^[^/:]*')) || '/'
+             || replace(lower(substr(nss, length(substring(nss COLLATE "C" from '^[^/:]*')) + 2) COLLATE "C"), '%2f', '/')
+      ELSE nss END
+    WHEN 'lei' THEN CASE
+      WHEN nss COLLATE "C" ~ '^(?:[A-Za-z0-9]{18}[0-9]{2}$)'
+           AND (replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(upper(nss COLLATE "C"), 'A', '10'), 'B', '11'), 'C', '12'), 'D', '13'), 'E', '14'), 'F', '15'), 'G', '16'), 'H', '17'), 'I', '18'), 'J', '19'), 'K', '20'), 'L', '21'), 'M', '22'), 'N', '23'), 'O', '24'), 'P', '25'), 'Q', '26'), 'R', '27'), 'S', '28'), 'T', '29'), 'U', '30'), 'V', '31'), 'W', '32'), 'X', '33'), 'Y', '34'), 'Z', '35'))::numeric % 97 = 1
+        THEN upper(nss COLLATE "C")
+      ELSE nss END
+    ELSE nss END END;
+  -- The common case: no %XX to upper-case.
+  IF strpos(k, '%') = 0 THEN
+    RETURN 'urn:' || nid || ':' || k;
+  END IF;
+  IF k IS NULL THEN
+    -- A check-digit identifier whose key may differ from it. Valid (hyphens where allowed,
+    -- X only as the last character where allowed, the check right): the key is its
+    -- characters, X upper case; otherwise the generic key.
+    d := upper(replace(nss, '-', '') COLLATE "C");
+    k := CASE nid
+      WHEN 'isbn' THEN CASE
+        WHEN left(nss, 1) = '-' OR right(nss, 1) = '-' OR strpos(nss, '--') > 0
+             OR length(nss) - length(d) > 4
+          THEN nss
+        WHEN length(d) = 13 AND d COLLATE "C" ~ '^(?:978|979)[0-9]*$'
+             AND (((('x' || d)::bit(52)::bigint
+                    & x'0F0F0F0F0F0F0F'::bigint) % 255)
+                   + 3
+                     * (((('x' || d)::bit(52)::bigint
+                          >> 4) & x'0F0F0F0F0F0F0F'::bigint) % 255))
+                  % 10 = 0
+          THEN d
+        WHEN length(d) = 10 AND d COLLATE "C" ~ '^[0-9]*[0-9X]$'
+             AND (10 * ascii(substr(d, 1, 1)) + 9 * ascii(substr(d, 2, 1))
+                  + 8 * ascii(substr(d, 3, 1)) + 7 * ascii(substr(d, 4, 1))
+                  + 6 * ascii(substr(d, 5, 1)) + 5 * ascii(substr(d, 6, 1))
+                  + 4 * ascii(substr(d, 7, 1)) + 3 * ascii(substr(d, 8, 1))
+                  + 2 * ascii(substr(d, 9, 1)) + ascii(substr(d, 10, 1))
+                  - 55 * 48 - CASE WHEN right(d, 1) = 'X' THEN 30 ELSE 0 END) % 11 = 0
+          THEN d
+        ELSE nss END
+      WHEN 'issn' THEN CASE
+        WHEN strpos(nss, '-') NOT IN (0, 5) OR length(nss) - length(d) > 1
+          THEN nss
+        WHEN length(d) = 8 AND d COLLATE "C" ~ '^[0-9]*[0-9X]$'
+             AND (8 * ascii(substr(d, 1, 1)) + 7 * ascii(substr(d, 2, 1))
+                  + 6 * ascii(substr(d, 3, 1)) + 5 * ascii(substr(d, 4, 1))
+                  + 4 * ascii(substr(d, 5, 1)) + 3 * ascii(substr(d, 6, 1))
+                  + 2 * ascii(substr(d, 7, 1)) + ascii(substr(d, 8, 1))
+                  - 36 * 48 - CASE WHEN right(d, 1) = 'X' THEN 30 ELSE 0 END) % 11 = 0
+          THEN left(d, 4) || '-' || substr(d, 5)
+        ELSE nss END
+      ELSE nss END;
+    IF strpos(k, '%') = 0 THEN
+      RETURN 'urn:' || nid || ':' || k;
+    END IF;
+  END IF;
+  -- RFC 8141 section 3: upper-case the two hex digits after every '%' (never decode).
+  p := strpos(k, '%');
+  -- One %XX (most such names): no loop.
+  IF strpos(substr(k, p + 3), '%') = 0 THEN
+    RETURN 'urn:' || nid || ':'
+      || overlay(k PLACING upper(substr(k, p + 1, 2) COLLATE "C") FROM p + 1 FOR 2);
+  END IF;
+  -- More: split at the '%'s (each piece but the first starts with its two hex digits) and
+  -- join again, one pass over the name however many there are (revision 3 rewrote the whole
+  -- name per %XX: 22 s for 64 KiB of them).
+  parts := string_to_array(k, '%');
+  FOR i IN 2..array_length(parts, 1) LOOP
+    parts[i] := upper(left(parts[i], 2) COLLATE "C") || substr(parts[i], 3);
+  END LOOP;
+  RETURN 'urn:' || nid || ':' || array_to_string(parts, '%');
+END
+$fn$;
 
--- urn_key_v1_inline(urn): urn_key_v1(urn), written as one SQL expression that PostgreSQL
--- inlines where it is called on a urn column, as in a keyed table's generated key. The
--- spellings most data has are keyed by a few built-in calls, without a PL/pgSQL call (~0.3 to
--- 0.8 us a row instead of ~0.6 to 2.2 us); the rest goes to urn_key_v1:
--- * an NSS without an upper-case letter or a '%', outside urn:isbn: and urn:issn: (whose keys
---   drop or add hyphens and upper-case an 'x'): the URN lower-cased, without its components
---   (every other namespace rule only lower-cases);
+-- urn_key_v1_inline(urn), urn_key_v2_inline(urn): urn_key_v1(urn) and urn_key_v2(urn), each
+-- written as one SQL expression that PostgreSQL inlines where it is called on a urn column, as
+-- in a keyed table's generated key. The spellings most data has are keyed by a few built-in
+-- calls, without a PL/pgSQL call (~0.3 to 0.8 us a row instead of ~0.6 to 2.2 us); the rest
+-- goes to the PL/pgSQL function:
+-- * an NSS without an upper-case letter or a '%', outside the namespaces named above: the URN
+--   lower-cased, without its components (every other namespace rule only lower-cases);
 -- * the same with one %XX in the NSS: its two hex digits upper-cased too;
 -- * a NID of other than 3 or 4 characters (every NID with a rule has 3 or 4), no '%': the
 --   generic key, lower-case prefix and the NSS as written;
@@ -514,9 +648,9 @@ $fn$;
 --   those of weight 3 the low halves of n >> 4's; a sum of bytes is the number modulo 255.
 -- (Tests hold these facts to urn-core's namespace table.) Inlining puts the argument at each
 -- of its uses, so on text, or on `x::urn`, it would check the domain once per use: call
--- urn_key_v1 there, which checks once. Not STRICT (a strict function with a CASE body is not
--- inlined): NULL goes to the ELSE branch, whose function is strict. Operators see u as
--- pg_catalog.text; the bigint arithmetic has bigint operands on both sides.
+-- urn_key_v1 or urn_key_v2 there, which check once. Not STRICT (a strict function with a CASE
+-- body is not inlined): NULL goes to the ELSE branch, whose function is strict. Operators see
+-- u as pg_catalog.text; the bigint arithmetic has bigint operands on both sides.
 CREATE OR REPLACE FUNCTION urn_key_v1_inline(u urn) RETURNS pg_catalog.text
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   RETURN CASE pg_catalog.lower(pg_catalog.left(u, 9) COLLATE pg_catalog."C")
@@ -561,6 +695,53 @@ CREATE OR REPLACE FUNCTION urn_key_v1_inline(u urn) RETURNS pg_catalog.text
                pg_catalog.upper(pg_catalog.substr(u, pg_catalog.strpos(u, '%') + 1, 2) COLLATE pg_catalog."C"),
                pg_catalog.strpos(u, '%') + 1, 2)
       ELSE urn_key_v1(u) END END;
+CREATE OR REPLACE FUNCTION urn_key_v2_inline(u urn) RETURNS pg_catalog.text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN CASE pg_catalog.lower(pg_catalog.left(u, 8) COLLATE pg_catalog."C")
+    WHEN 'urn:doi:' THEN urn_key_v2(u)
+    WHEN 'urn:lei:' THEN urn_key_v2(u)
+    ELSE CASE pg_catalog.lower(pg_catalog.left(u, 9) COLLATE pg_catalog."C")
+    WHEN 'urn:isbn:' THEN CASE
+      WHEN pg_catalog.length(u) BETWEEN 22 AND 26 AND pg_catalog.strpos(u, '--') = 0
+           AND pg_catalog.right(u, 1) <> '-'
+           AND pg_catalog.substr(u, 10) COLLATE pg_catalog."C" ~ '^[0-9][0-9-]*$'
+           AND pg_catalog.length(pg_catalog.replace(u, '-', '')) = 22
+           AND pg_catalog.substr(pg_catalog.replace(u, '-', ''), 10, 3) IN ('978', '979')
+           AND (((('x' || pg_catalog.replace(pg_catalog.substr(u, 10), '-', ''))::pg_catalog.bit(52)::pg_catalog.int8
+                  & x'0F0F0F0F0F0F0F'::pg_catalog.int8) % 255::pg_catalog.int8)
+                 + 3::pg_catalog.int8
+                   * (((('x' || pg_catalog.replace(pg_catalog.substr(u, 10), '-', ''))::pg_catalog.bit(52)::pg_catalog.int8
+                        >> 4) & x'0F0F0F0F0F0F0F'::pg_catalog.int8) % 255::pg_catalog.int8))
+                % 10::pg_catalog.int8 = 0::pg_catalog.int8
+        THEN 'urn:isbn:' || pg_catalog.replace(pg_catalog.substr(u, 10), '-', '')
+      ELSE urn_key_v2(u) END
+    WHEN 'urn:issn:' THEN urn_key_v2(u)
+    ELSE CASE
+      WHEN pg_catalog.strpos(u, '%') = 0 THEN CASE
+        WHEN pg_catalog.strpos(u, '?') = 0 AND pg_catalog.strpos(u, '#') = 0 THEN CASE
+          WHEN pg_catalog.lower(u COLLATE pg_catalog."C") = u::pg_catalog.text THEN u::pg_catalog.text
+          WHEN u::pg_catalog.text COLLATE pg_catalog."C" ~ '^[^:]*:[^:]*:[^A-Z]*$'
+            THEN pg_catalog.lower(u COLLATE pg_catalog."C")
+          WHEN pg_catalog.strpos(pg_catalog.substr(u, 5), ':') NOT IN (4, 5)
+            THEN pg_catalog.lower(pg_catalog.left(u, pg_catalog.strpos(pg_catalog.substr(u, 5), ':') + 4)
+                                  COLLATE pg_catalog."C")
+                 || pg_catalog.substr(u, pg_catalog.strpos(pg_catalog.substr(u, 5), ':') + 5)
+          ELSE urn_key_v2(u) END
+        WHEN u::pg_catalog.text COLLATE pg_catalog."C" ~ '^[^:]*:[^:]*:[^A-Z?#]*[?#]'
+          THEN pg_catalog.split_part(pg_catalog.split_part(pg_catalog.lower(u COLLATE pg_catalog."C"), '?', 1), '#', 1)
+        WHEN pg_catalog.strpos(pg_catalog.substr(u, 5), ':') NOT IN (4, 5)
+          THEN pg_catalog.lower(pg_catalog.left(u, pg_catalog.strpos(pg_catalog.substr(u, 5), ':') + 4)
+                                COLLATE pg_catalog."C")
+               || pg_catalog.split_part(pg_catalog.split_part(
+                    pg_catalog.substr(u, pg_catalog.strpos(pg_catalog.substr(u, 5), ':') + 5), '?', 1), '#', 1)
+        ELSE urn_key_v2(u) END
+      WHEN u::pg_catalog.text COLLATE pg_catalog."C"
+           ~ '^[^:]*:[^:]*:[^A-Z?#%]*%[0-9A-Fa-f][0-9A-Fa-f][^A-Z?#%]*([?#]|$)'
+        THEN pg_catalog.overlay(
+               pg_catalog.split_part(pg_catalog.split_part(pg_catalog.lower(u COLLATE pg_catalog."C"), '?', 1), '#', 1),
+               pg_catalog.upper(pg_catalog.substr(u, pg_catalog.strpos(u, '%') + 1, 2) COLLATE pg_catalog."C"),
+               pg_catalog.strpos(u, '%') + 1, 2)
+      ELSE urn_key_v2(u) END END END;
 
 -- urn_valid(text): whether the text is a valid RFC 8141 URN.
 CREATE OR REPLACE FUNCTION urn_valid(v pg_catalog.text) RETURNS boolean
@@ -708,8 +889,8 @@ CREATE OR REPLACE FUNCTION urn_key_domain_error(v pg_catalog.text) RETURNS boole
   EXECUTE pg_catalog.format('CREATE DOMAIN %I AS pg_catalog.text CONSTRAINT urn_syntax CHECK (%s) '
                             'CONSTRAINT urn_key_canonical CHECK (%s)',
                             'urn-sql probe', install_urn_check, install_key_check);
-  COMMENT ON DOMAIN urn IS 'urn-sql 4: RFC 8141 URN, at most 65536 bytes';
-  COMMENT ON DOMAIN urn_key IS 'urn-sql 4: canonical URN key, at most 65536 bytes';
+  COMMENT ON DOMAIN urn IS 'urn-sql 5: RFC 8141 URN, at most 65536 bytes';
+  COMMENT ON DOMAIN urn_key IS 'urn-sql 5: canonical URN key, at most 65536 bytes';
 
   -- Each domain keeps one constraint: this revision's CHECK. A domain that has exactly that
   -- keeps it as it is (nothing is re-checked); otherwise the CHECK is added under a new name

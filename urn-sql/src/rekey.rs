@@ -1,0 +1,302 @@
+//! Re-keying a live table: moving a keyed table from one version of the key rules to the next
+//! (`KeyRules::V1` → `KeyRules::V2`), on every database, as steps that each database module
+//! writes ([`Step`]) and that either run as a script in the database's command-line client
+//! ([`Dialect::rekey_sql`](crate::Dialect::rekey_sql), `urn sql --rekey v2`) or one by one
+//! from Rust (`urn_sql::sqlx::rekey`). The steps are the same either way.
+//!
+//! What every database's steps guarantee (the guide `docs/rekey.md` says how each does it):
+//! - **Collisions first.** Rows that are distinct under the table's rules but one URN under
+//!   the new ones are listed (their ids, their URNs, the new key) before anything changes, and
+//!   the re-key stops there unless the caller chose [`OnCollision::KeepFirst`].
+//! - **Never a lost or doubled row.** Until the switch the table keeps refusing two rows
+//!   equivalent under the old rules; from the switch on, under the new ones. A row
+//!   `KeepFirst` takes out of the table is kept, whole, in a side table.
+//! - **Stopped at any step, the table works as before and the re-key can run again.**
+
+use std::fmt;
+use std::future::Future;
+
+use urn_core::KeyRules;
+
+use crate::table::UrnTable;
+
+/// What a re-key does with rows that become one under the new rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum OnCollision {
+    /// List them and stop before changing anything (the default): merge or delete them, then
+    /// run the re-key again.
+    #[default]
+    Refuse,
+    /// Keep the first row (lowest id) of each group in the table and move the others, whole,
+    /// into a side table `<table>_<key>_<rules>_collisions` with the id of the row they
+    /// collided with; a row another table's foreign key still references stops the move (and
+    /// nothing moves).
+    KeepFirst,
+}
+
+impl std::str::FromStr for OnCollision {
+    type Err = String;
+    /// `refuse` or `keep-first`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "refuse" => Ok(OnCollision::Refuse),
+            "keep-first" => Ok(OnCollision::KeepFirst),
+            _ => Err(format!(
+                "unknown collision policy \"{}\": expected refuse or keep-first",
+                s.escape_debug()
+            )),
+        }
+    }
+}
+
+/// A re-key that cannot be written: not to the next version of the rules, or a table layout
+/// that the re-key does not move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RekeyError(String);
+
+impl fmt::Display for RekeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RekeyError {}
+
+impl RekeyError {
+    /// The error `message` says.
+    pub(crate) fn new(message: String) -> Self {
+        RekeyError(message)
+    }
+}
+
+/// Rows of a table that are distinct under its rules but one URN under the new ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Collision {
+    /// Their key under the new rules.
+    pub key: String,
+    /// Their ids, ascending (the first is the one [`OnCollision::KeepFirst`] keeps).
+    pub ids: Vec<i64>,
+    /// Their URNs as stored, in the order of `ids`.
+    pub urns: Vec<String>,
+}
+
+/// What a re-key did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rekeyed {
+    /// The collisions it found before changing anything (empty when there were none, or when
+    /// the table was re-keyed already).
+    pub collisions: Vec<Collision>,
+    /// Whether the table is keyed by the new rules now (false: it stopped at the collisions,
+    /// and nothing changed).
+    pub switched: bool,
+}
+
+/// One step of a re-key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Step {
+    /// What it does, for the script's comments.
+    pub(crate) what: &'static str,
+    /// A query of one boolean: the step runs only when it is true (psql's `\if`); `None`:
+    /// always (the step checks what it needs itself).
+    pub(crate) when: Option<String>,
+    /// The statement (one; a database's compound or `DO` statement counts as one).
+    pub(crate) sql: String,
+    /// What the step's rows are, when it returns rows to show.
+    pub(crate) rows: Rows,
+}
+
+/// What a step's rows are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rows {
+    /// None (or nothing to read).
+    None,
+    /// The collisions: the new key, the ids and the URNs, each list joined by spaces.
+    Collisions,
+    /// One boolean: whether the table is keyed by the new rules.
+    Switched,
+}
+
+impl Step {
+    /// A step that always runs and returns no rows.
+    pub(crate) fn always(what: &'static str, sql: String) -> Self {
+        Step {
+            what,
+            when: None,
+            sql,
+            rows: Rows::None,
+        }
+    }
+
+    /// A step that runs when `when` is true.
+    pub(crate) fn when(what: &'static str, when: String, sql: String) -> Self {
+        Step {
+            what,
+            when: Some(when),
+            sql,
+            rows: Rows::None,
+        }
+    }
+
+    /// The same step, returning `rows`.
+    pub(crate) fn returning(mut self, rows: Rows) -> Self {
+        self.rows = rows;
+        self
+    }
+}
+
+/// Checks that `table` (keyed by its [`UrnTable::key_rules`]) can move to `to`: the version
+/// right after its own.
+pub(crate) fn check(table: &UrnTable, to: KeyRules) -> Result<KeyRules, RekeyError> {
+    let from = table.key_rules();
+    let next = KeyRules::VERSIONS
+        .iter()
+        .position(|&v| v == from)
+        .and_then(|at| KeyRules::VERSIONS.get(at + 1));
+    match next {
+        Some(&next) if next == to => Ok(from),
+        _ => Err(RekeyError::new(format!(
+            "a table keyed by the {from} rules moves to the next version ({}), not to {to}",
+            next.map_or("none: it is keyed by the current rules", |n| n.name())
+        ))),
+    }
+}
+
+/// The error for a partitioned table (PostgreSQL's hash-partitioned layout): its partition
+/// key is the key, so every row would move between partitions.
+pub(crate) fn partitioned(table: &UrnTable) -> RekeyError {
+    RekeyError::new(format!(
+        "{} is hash-partitioned on its key: re-keying moves every row to another partition, \
+         which is no online change; make a new table keyed by the new rules and copy the rows \
+         (docs/rekey.md)",
+        table.postgres_name()
+    ))
+}
+
+/// A connection that runs a re-key's steps (the sqlx helpers').
+#[cfg_attr(
+    not(any(
+        feature = "sqlx-postgres",
+        feature = "sqlx-sqlite",
+        feature = "sqlx-mariadb"
+    )),
+    allow(dead_code)
+)]
+pub(crate) trait Runner {
+    /// The client's error.
+    type Error;
+    /// Runs `sql`, which returns no rows to read.
+    fn execute(&mut self, sql: &str) -> impl Future<Output = Result<(), Self::Error>>;
+    /// Runs `sql`, which returns rows of three texts.
+    fn texts(
+        &mut self,
+        sql: &str,
+    ) -> impl Future<Output = Result<Vec<(String, String, String)>, Self::Error>>;
+    /// Runs `sql`, which returns one boolean (or integer).
+    fn flag(&mut self, sql: &str) -> impl Future<Output = Result<bool, Self::Error>>;
+    /// The client's error for a re-key that cannot be written.
+    fn error(error: RekeyError) -> Self::Error;
+}
+
+/// Runs the re-key of `table` to `to` on one connection: the steps [`Dialect::rekey_sql`]
+/// prints, each as the script runs it (PostgreSQL: its condition first), the collisions read
+/// from their listing. It stops after the listing when `list_only`, or when there are
+/// collisions and `on_collision` refuses them (`switched` false: nothing changed). A table
+/// re-keyed already is left as it is. On an error, or a stop, the connection's transaction, if
+/// one is open (SQLite's), is rolled back.
+///
+/// [`Dialect::rekey_sql`]: crate::Dialect::rekey_sql
+#[cfg_attr(
+    not(any(
+        feature = "sqlx-postgres",
+        feature = "sqlx-sqlite",
+        feature = "sqlx-mariadb"
+    )),
+    allow(dead_code)
+)]
+pub(crate) async fn run<R: Runner>(
+    runner: &mut R,
+    dialect: crate::Dialect,
+    table: &UrnTable,
+    to: KeyRules,
+    on_collision: OnCollision,
+    list_only: bool,
+) -> Result<Rekeyed, R::Error> {
+    let steps = dialect
+        .rekey_steps(table, to, on_collision)
+        .map_err(R::error)?;
+    let mut rekeyed = Rekeyed::default();
+    // Re-keyed already: nothing to run (SQLite's guard would refuse the table).
+    if let Some(done) = steps.iter().find(|step| step.rows == Rows::Switched) {
+        let (_, sql) = dialect.rekey_statement(done);
+        if runner.flag(&sql).await? {
+            rekeyed.switched = true;
+            return Ok(rekeyed);
+        }
+    }
+    for step in &steps {
+        let (when, sql) = dialect.rekey_statement(step);
+        if let Some(when) = when
+            && !runner.flag(&when).await?
+        {
+            continue;
+        }
+        let result = match step.rows {
+            Rows::None => runner.execute(&sql).await,
+            Rows::Collisions => runner.texts(&sql).await.map(|rows| {
+                rekeyed.collisions = rows
+                    .into_iter()
+                    .map(|(key, ids, urns)| collision(key, &ids, &urns))
+                    .collect();
+            }),
+            Rows::Switched => runner.flag(&sql).await.map(|switched| {
+                rekeyed.switched = switched;
+            }),
+        };
+        // (Nothing to roll back outside a transaction: PostgreSQL and MariaDB only warn.)
+        if let Err(e) = result {
+            let _ = runner.execute("ROLLBACK").await;
+            return Err(e);
+        }
+        let refused = on_collision == OnCollision::Refuse && !rekeyed.collisions.is_empty();
+        if step.rows == Rows::Collisions && (list_only || refused) {
+            let _ = runner.execute("ROLLBACK").await;
+            return Ok(rekeyed);
+        }
+    }
+    Ok(rekeyed)
+}
+
+/// Reads the collisions a step of [`Rows::Collisions`] returned.
+pub(crate) fn collision(key: String, ids: &str, urns: &str) -> Collision {
+    Collision {
+        key,
+        ids: ids
+            .split_whitespace()
+            .filter_map(|id| id.parse().ok())
+            .collect(),
+        urns: urns.split_whitespace().map(str::to_owned).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_next_version() {
+        let v1 = UrnTable::new("t")
+            .unwrap()
+            .with_key_rules(KeyRules::V1)
+            .unwrap();
+        assert_eq!(check(&v1, KeyRules::V2), Ok(KeyRules::V1));
+        assert!(check(&v1, KeyRules::V1).is_err());
+        let v2 = UrnTable::new("t").unwrap();
+        let err = check(&v2, KeyRules::V2).unwrap_err().to_string();
+        assert!(err.contains("keyed by the current rules"), "{err}");
+        assert_eq!("keep-first".parse(), Ok(OnCollision::KeepFirst));
+        assert!("first".parse::<OnCollision>().is_err());
+        let c = collision("urn:x:a".into(), "3 9", "urn:x:a urn:X:a");
+        assert_eq!((c.ids, c.urns.len()), (vec![3, 9], 2));
+    }
+}

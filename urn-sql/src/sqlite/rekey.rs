@@ -1,0 +1,207 @@
+//! The SQLite re-key ([`crate::rekey`]): one transaction. SQLite cannot change a generated
+//! column in place, so the table is made again (SQLite's own procedure for a change
+//! `ALTER TABLE` cannot make): a new table keyed by the new rules, the rows copied into it
+//! (ids kept), the old table dropped and the new one renamed to its name, all under
+//! `BEGIN IMMEDIATE`. Other writers wait for it (their busy timeout); readers read the old
+//! table until the commit. A stop anywhere rolls it all back.
+//!
+//! Guards, each raising its own message before anything changes: the table must be keyed by
+//! the old rules' function, hold only the pattern's three columns (a column of yours would not
+//! be copied), and have no index or trigger of its own (SQLite drops them with the table);
+//! and the collisions are refused or moved ([`OnCollision`]). The connection needs both key
+//! functions (urn-sql registers them; `.load liburn_sqlite_ext` in the shell).
+
+use urn_core::KeyRules;
+
+use crate::rekey::{OnCollision, RekeyError, Rows, Step};
+use crate::table::UrnTable;
+
+/// A guard: a temporary trigger on a temporary table that aborts with `message` when a row
+/// with `kind` is inserted, and the insert that fires it when `problem` (a condition) holds.
+fn guard(kind: &str, message: &str, problem: &str) -> [String; 2] {
+    [
+        format!(
+            "CREATE TEMP TRIGGER IF NOT EXISTS urn_sql_rekey_guard_{kind} BEFORE INSERT ON urn_sql_rekey_guard\n  \
+             WHEN NEW.kind = '{kind}' BEGIN SELECT RAISE(ABORT, '{}'); END",
+            message.replace('\'', "''")
+        ),
+        format!("INSERT INTO urn_sql_rekey_guard SELECT '{kind}' WHERE {problem}"),
+    ]
+}
+
+/// The steps that move `table` from `from` to `to`: one transaction.
+pub(crate) fn steps(
+    table: &UrnTable,
+    from: KeyRules,
+    to: KeyRules,
+    on_collision: OnCollision,
+) -> Result<Vec<Step>, RekeyError> {
+    let (name, id, urn, key) = (
+        table.qualified_name(),
+        table.id_column(),
+        table.urn_column(),
+        table.key_column(),
+    );
+    let bare = table.bare_name();
+    let (from_fn, to_fn) = (
+        from.sql_function().unwrap_or_default(),
+        to.sql_function().unwrap_or_default(),
+    );
+    let schema = match table.schema_name() {
+        Some(schema) => format!("\"{schema}\".sqlite_schema"),
+        None => "sqlite_schema".to_owned(),
+    };
+    let new_table = table.building_name();
+    let side = format!(
+        "{}{}",
+        table
+            .schema_name()
+            .map_or(String::new(), |s| format!("\"{s}\".")),
+        table.key_constraint_name(&format!("{to}_collisions"))
+    );
+    let keyed = UrnTable::with_columns(
+        &new_table.replace('"', ""),
+        id.trim_matches('"'),
+        urn.trim_matches('"'),
+        key.trim_matches('"'),
+    )
+    .map_err(|e| RekeyError::new(e.to_string()))?
+    .with_key_rules(to)
+    .map_err(|e| RekeyError::new(e.to_string()))?;
+    let mut statements = vec![
+        "BEGIN IMMEDIATE".to_owned(),
+        "CREATE TEMP TABLE IF NOT EXISTS urn_sql_rekey_guard (kind TEXT)".to_owned(),
+    ];
+    let keyed_by = |function: &str| {
+        format!(
+            "EXISTS (SELECT 1 FROM {schema} WHERE type = 'table' AND name = '{bare}' \
+             AND sql LIKE '%{function}({urn})%')"
+        )
+    };
+    statements.extend(guard(
+        "keyed",
+        &format!(
+            "urn-sql: {bare} is not a table keyed by {from_fn} (re-keyed already, or not keyed): nothing was changed"
+        ),
+        &format!("NOT {}", keyed_by(from_fn)),
+    ));
+    statements.extend(guard(
+        "columns",
+        &format!(
+            "urn-sql: {bare} has columns other than the pattern's three, which the re-key would not copy: nothing was changed"
+        ),
+        &format!(
+            "(SELECT count(*) FROM pragma_table_xinfo('{bare}') WHERE name NOT IN ('{}', '{}', '{}')) > 0",
+            id.trim_matches('"'),
+            urn.trim_matches('"'),
+            key.trim_matches('"'),
+        ),
+    ));
+    statements.extend(guard(
+        "objects",
+        &format!(
+            "urn-sql: {bare} has indexes or triggers of its own, which dropping it would drop: nothing was changed"
+        ),
+        &format!(
+            "EXISTS (SELECT 1 FROM {schema} WHERE tbl_name = '{bare}' AND type IN ('index', 'trigger') AND sql IS NOT NULL)"
+        ),
+    ));
+    statements.push("DROP TABLE IF EXISTS temp.urn_sql_rekey_collisions".to_owned());
+    statements.push(format!(
+        "CREATE TEMP TABLE urn_sql_rekey_collisions AS\n  \
+         SELECT k, group_concat(i, ' ') AS ids, group_concat(u, ' ') AS urns, min(i) AS first_id\n  \
+         FROM (SELECT {id} AS i, {urn} AS u, {to_fn}({urn}) AS k FROM {name} ORDER BY {id})\n  \
+         GROUP BY k HAVING count(*) > 1"
+    ));
+    let mut steps: Vec<Step> = statements
+        .into_iter()
+        .map(|sql| Step::always("the guards and the collisions", sql))
+        .collect();
+    steps.push(
+        Step::always(
+            "the collisions, listed (new key, ids, URNs)",
+            "SELECT k AS new_key, ids, urns FROM urn_sql_rekey_collisions ORDER BY first_id"
+                .to_owned(),
+        )
+        .returning(Rows::Collisions),
+    );
+    let (what, resolve) = match on_collision {
+        OnCollision::Refuse => (
+            "refused: the collisions stop the re-key",
+            guard(
+            "collisions",
+            &format!(
+                "urn-sql: rows of {bare} are distinct URNs under the {from} rules but one under the {to} rules (listed above): nothing was changed; merge or delete them, or run the re-key with --on-collision keep-first"
+            ),
+            "EXISTS (SELECT 1 FROM urn_sql_rekey_collisions)",
+            )
+            .to_vec(),
+        ),
+        OnCollision::KeepFirst => (
+            "keep-first: the later rows of each collision move to the side table",
+            vec![
+            format!(
+                "CREATE TABLE IF NOT EXISTS {side} \
+                 ({id} INTEGER, {urn} TEXT, {key} TEXT, urn_sql_kept_id INTEGER, urn_sql_new_key TEXT)"
+            ),
+            format!(
+                "INSERT INTO {side} SELECT t.{id}, t.{urn}, t.{key}, c.first_id, c.k \
+                 FROM {name} AS t JOIN urn_sql_rekey_collisions AS c \
+                 ON instr(' ' || c.ids || ' ', ' ' || t.{id} || ' ') > 0 AND t.{id} <> c.first_id"
+            ),
+            format!(
+                "DELETE FROM {name} WHERE {id} IN (SELECT {id} FROM {side} \
+                 WHERE urn_sql_kept_id IN (SELECT first_id FROM urn_sql_rekey_collisions))"
+            ),
+            ],
+        ),
+    };
+    steps.extend(resolve.into_iter().map(|sql| Step::always(what, sql)));
+    let mut rest = Vec::new();
+    rest.push(
+        super::create_table(&keyed)
+            .trim_end()
+            .trim_end_matches(';')
+            .to_owned(),
+    );
+    rest.push(format!(
+        "INSERT INTO {new_table} ({id}, {urn}) SELECT {id}, {urn} FROM {name} ORDER BY {id}"
+    ));
+    rest.push(format!("DROP TABLE {name}"));
+    rest.push(format!(
+        "ALTER TABLE {new_table} RENAME TO {}",
+        table.qualified_name().rsplit('.').next().unwrap_or(name)
+    ));
+    rest.push("COMMIT".to_owned());
+    steps.extend(
+        rest.into_iter()
+            .map(|sql| Step::always("the table made again under the new rules", sql)),
+    );
+    steps.push(
+        Step::always(
+            "done: whether the table is keyed by the new rules",
+            format!("SELECT {} AS switched", keyed_by(to_fn)),
+        )
+        .returning(Rows::Switched),
+    );
+    Ok(steps)
+}
+
+/// The steps as a script for the `sqlite3` shell (`.bail on`: the first error stops it, and
+/// the transaction is rolled back).
+pub(crate) fn script(steps: &[Step]) -> String {
+    let mut out = String::from(
+        "-- urn-sql: re-keying a table, in one transaction (see urn-sql's docs/rekey.md). Run it\n\
+         -- in the sqlite3 shell with the extension loaded (.load liburn_sqlite_ext).\n\
+         .bail on\n",
+    );
+    let mut last = "";
+    for step in steps {
+        if step.what != last {
+            out.push_str(&format!("\n-- {}\n", step.what));
+            last = step.what;
+        }
+        out.push_str(&format!("{};\n", step.sql));
+    }
+    out
+}
