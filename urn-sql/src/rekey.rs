@@ -92,6 +92,31 @@ pub struct Rekeyed {
     pub switched: bool,
 }
 
+/// What the steps every database has say they do (the scripts' comments).
+pub(crate) mod what {
+    /// Collecting the collisions.
+    pub(crate) const COLLECT: &str =
+        "the collisions: rows distinct under the old rules, one URN under the new ones";
+    /// Listing them.
+    pub(crate) const LIST: &str = "the collisions, listed (new key, ids, URNs)";
+    /// Refusing them.
+    pub(crate) const REFUSE: &str = "refused: the collisions stop the re-key";
+    /// Moving them.
+    pub(crate) const KEEP_FIRST: &str =
+        "keep-first: the later rows of each collision move, whole, to the side table";
+    /// Whether the table is re-keyed.
+    pub(crate) const DONE: &str = "done: whether the table is keyed by the new rules";
+}
+
+/// The message of a re-key that refuses collisions in `table` (as the script names it).
+pub(crate) fn refusal(table: &str, from: KeyRules, to: KeyRules) -> String {
+    format!(
+        "urn-sql: rows of {table} are distinct URNs under the {from} rules but one under the \
+         {to} rules (listed above): nothing was changed; merge or delete them, or run the re-key \
+         with --on-collision keep-first"
+    )
+}
+
 /// One step of a re-key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Step {

@@ -1179,3 +1179,231 @@ async fn the_functions_work_without_their_schema_on_the_search_path() {
     pool.close().await;
     db.drop_schema().await;
 }
+
+/// Re-keying a V1 table to V2 (urn_sql::sqlx::rekey, and the psql script stopped after every
+/// step): collisions listed first and refused or moved whole, no row lost or doubled, the table
+/// working under V1 until the switch and under V2 after it, a second run a no-op; and online,
+/// under a concurrent writer that inserts, updates and deletes.
+mod rekey {
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use sqlx::{AssertSqlSafe, Executor};
+    use urn_sql::sqlx::{insert_or_get, rekey};
+    use urn_sql::{Dialect, KeyRules, OnCollision, Urn, UrnTable};
+
+    use super::support::rekey::*;
+    use super::{Db, support};
+
+    impl Db {
+        fn table(&self, name: &str) -> UrnTable {
+            support::table(name, &self.schema)
+        }
+
+        /// A V1 table holding `urns`.
+        async fn filled(&self, name: &str, urns: &[Urn]) -> UrnTable {
+            let table = v1(self.table(name));
+            self.pool
+                .execute(AssertSqlSafe(Dialect::Postgres.create_table_sql(&table)))
+                .await
+                .unwrap();
+            let texts: Vec<&str> = urns.iter().map(Urn::as_str).collect();
+            sqlx::query(AssertSqlSafe(format!(
+                "INSERT INTO {}.{name} (urn) SELECT unnest($1::text[])",
+                self.schema
+            )))
+            .bind(&texts)
+            .execute(&self.pool)
+            .await
+            .unwrap();
+            table
+        }
+
+        async fn rows(&self, name: &str) -> Vec<(i64, String, String)> {
+            sqlx::query_as(AssertSqlSafe(format!(
+                "SELECT id, urn::text, urn_key FROM {}.{name} ORDER BY id",
+                self.schema
+            )))
+            .fetch_all(&self.pool)
+            .await
+            .unwrap()
+        }
+
+        /// Runs `script` in psql; returns its exit code and stderr.
+        fn psql(&self, script: &str) -> (Option<i32>, String) {
+            use std::io::Write;
+            let url = support::postgres_url().unwrap();
+            let url = format!(
+                "{url}{}options=-csearch_path%3D{}",
+                if url.contains('?') { '&' } else { '?' },
+                support::search_path(&self.schema).replace(',', "%2C")
+            );
+            let mut child = std::process::Command::new("psql")
+                .args(["-X", "-q", &url])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("psql is installed (.ci/run installs postgresql-client)");
+            let mut stdin = child.stdin.take().unwrap();
+            let script = script.to_owned();
+            let writer = std::thread::spawn(move || stdin.write_all(script.as_bytes()));
+            let out = child.wait_with_output().unwrap();
+            writer.join().unwrap().unwrap();
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            )
+        }
+    }
+
+    #[tokio::test]
+    async fn collisions_first_then_keep_first_then_v2() {
+        let Some(db) = Db::new("rekey").await else {
+            return;
+        };
+        let urns = scenario_urns();
+        let table = db.filled("items", &urns).await;
+        // The psql script refuses the collisions, naming how many, and changes nothing.
+        let script = Dialect::Postgres
+            .rekey_sql(&table, KeyRules::V2, OnCollision::Refuse)
+            .unwrap();
+        let (code, err) = db.psql(&script);
+        assert_ne!(code, Some(0));
+        assert!(err.contains("5 groups of rows"), "{err}");
+        collisions_scenario(
+            &db.pool,
+            &table,
+            urns.len(),
+            async || db.rows("items").await,
+            async || {
+                sqlx::query_as(AssertSqlSafe(format!(
+                    "SELECT id, urn::text, urn_sql_kept_id \
+                     FROM {}.items_urn_key_v2_collisions ORDER BY id",
+                    db.schema
+                )))
+                .fetch_all(&db.pool)
+                .await
+                .unwrap()
+            },
+        )
+        .await;
+        // The key column cannot be written around the trigger.
+        sqlx::query(AssertSqlSafe(format!(
+            "UPDATE {}.items SET urn_key = 'urn:x:forged'",
+            db.schema
+        )))
+        .execute(&db.pool)
+        .await
+        .unwrap();
+        check_rows(&db.rows("items").await, urns.len() - PAIRS.len() + 2);
+        // Again, by the script: nothing to do.
+        let (code, err) = db.psql(&script);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(err.contains("nothing to do"), "{err}");
+        db.drop_schema().await;
+    }
+
+    /// The psql script stopped after each of its steps leaves a table that works under V1
+    /// (respellings meet their rows, new URNs go in), and the whole script run after it
+    /// finishes the re-key; so does a backfill cancelled midway.
+    #[tokio::test]
+    async fn stopped_after_any_step_the_table_works_and_the_rekey_goes_on() {
+        let Some(db) = Db::new("rekey_stop").await else {
+            return;
+        };
+        let urns = distinct(30_000);
+        let probe = v1(db.table("probe"));
+        let script = Dialect::Postgres
+            .rekey_sql(&probe, KeyRules::V2, OnCollision::Refuse)
+            .unwrap();
+        let steps = script.matches("\n-- ").count();
+        assert!(steps >= 12, "{steps}");
+        for stop in 1..steps {
+            let name = format!("stop_{stop}");
+            let table = db.filled(&name, &urns[..200]).await;
+            let script = Dialect::Postgres
+                .rekey_sql(&table, KeyRules::V2, OnCollision::Refuse)
+                .unwrap();
+            // The script up to (not including) step `stop + 1`.
+            let cut = script
+                .match_indices("\n-- ")
+                .nth(stop)
+                .map_or(script.len(), |(at, _)| at);
+            let (code, err) = db.psql(&script[..cut]);
+            assert_eq!(code, Some(0), "stop {stop}: {err}");
+            let row = insert_or_get(
+                &db.pool,
+                &table,
+                &urns[0].as_str().to_ascii_lowercase().parse().unwrap(),
+            )
+            .await
+            .unwrap();
+            assert!(!row.inserted, "stop {stop}");
+            let new = insert_or_get(
+                &db.pool,
+                &table,
+                &format!("urn:example:after-{stop}").parse().unwrap(),
+            )
+            .await
+            .unwrap();
+            assert!(new.inserted, "stop {stop}");
+            let (code, err) = db.psql(&script);
+            assert_eq!(code, Some(0), "stop {stop}, then all: {err}");
+            check_rows(&db.rows(&name).await, 201);
+        }
+        // A backfill cancelled midway (statement_timeout), then the whole script.
+        let table = db.filled("cancelled", &urns).await;
+        let script = Dialect::Postgres
+            .rekey_sql(&table, KeyRules::V2, OnCollision::Refuse)
+            .unwrap();
+        let (code, err) = db.psql(&format!("SET statement_timeout = '150ms';\n{script}"));
+        assert_ne!(code, Some(0));
+        assert!(err.contains("statement timeout"), "{err}");
+        let (code, err) = db.psql(&script);
+        assert_eq!(code, Some(0), "{err}");
+        check_rows(&db.rows("cancelled").await, urns.len());
+        db.drop_schema().await;
+    }
+
+    /// Online: a writer inserts, updates and deletes all along; every write goes through,
+    /// none waits long, and the rows at the end are the rows written.
+    #[tokio::test]
+    async fn online_under_a_concurrent_writer() {
+        let Some(db) = Db::new("rekey_online").await else {
+            return;
+        };
+        let rows = online_rows();
+        let table = db.filled("items", &distinct(rows)).await;
+        let (insert_pool, execute_pool, writing) =
+            (db.pool.clone(), db.pool.clone(), table.clone());
+        let writer = Writer::start(standard_write(
+            Arc::new(move |urn| {
+                let (pool, table) = (insert_pool.clone(), writing.clone());
+                Box::pin(async move { insert_or_get(&pool, &table, &urn).await.unwrap().inserted })
+            }),
+            Arc::new(move |sql| {
+                let pool = execute_pool.clone();
+                Box::pin(async move {
+                    let done = sqlx::query(AssertSqlSafe(sql))
+                        .execute(&pool)
+                        .await
+                        .unwrap();
+                    usize::try_from(done.rows_affected()).unwrap()
+                })
+            }),
+            format!("{}.items", db.schema),
+        ));
+        let started = Instant::now();
+        let done = rekey(&db.pool, &table, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap();
+        let took = started.elapsed();
+        let report = writer.stop().await;
+        assert!(done.switched);
+        check_rows(&db.rows("items").await, report.rows(rows));
+        eprintln!("postgres, {rows} rows: re-key {took:?}; writer {report:?}");
+        assert!(report.longest < Duration::from_secs(2), "{report:?}");
+        db.drop_schema().await;
+    }
+}

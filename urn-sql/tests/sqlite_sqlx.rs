@@ -443,3 +443,87 @@ async fn values_round_trip_and_bad_stored_values_are_decode_errors() {
     let err = rows[1].as_ref().unwrap_err().to_string();
     assert!(err.contains(r#"stored value "urn:example:a b""#), "{err}");
 }
+
+/// Re-keying a V1 table to V2 with urn_sql::sqlx::rekey: the collision scenario, and a table
+/// the re-key must refuse.
+mod rekey {
+    use sqlx::sqlite::{SqliteConnectOptions, SqlitePool, SqlitePoolOptions};
+    use sqlx::{AssertSqlSafe, Executor};
+    use std::str::FromStr;
+    use urn_sql::sqlx::rekey;
+    use urn_sql::{Dialect, KeyRules, OnCollision, UrnTable};
+
+    use super::support::rekey::*;
+
+    #[tokio::test]
+    async fn collisions_first_then_keep_first_then_v2() {
+        urn_sql::sqlite::register_for_all_connections().unwrap();
+        let pool: SqlitePool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(SqliteConnectOptions::from_str("sqlite::memory:").unwrap())
+            .await
+            .unwrap();
+        let urns = scenario_urns();
+        let table = v1(UrnTable::new("items").unwrap());
+        pool.execute(AssertSqlSafe(Dialect::Sqlite.create_table_sql(&table)))
+            .await
+            .unwrap();
+        for urn in &urns {
+            sqlx::query("INSERT INTO items (urn) VALUES (?1)")
+                .bind(urn.as_str())
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+        let rows = async || -> Vec<(i64, String, String)> {
+            sqlx::query_as("SELECT id, urn, urn_key FROM items ORDER BY id")
+                .fetch_all(&pool)
+                .await
+                .unwrap()
+        };
+        collisions_scenario(&pool, &table, urns.len(), rows, async || {
+            sqlx::query_as(
+                "SELECT id, urn, urn_sql_kept_id FROM items_urn_key_v2_collisions ORDER BY id",
+            )
+            .fetch_all(&pool)
+            .await
+            .unwrap()
+        })
+        .await;
+        // The table is the V2 table urn-sql makes, as SQLite stores it.
+        let sql: String = sqlx::query_scalar("SELECT sql FROM sqlite_schema WHERE name = 'items'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        let fresh = Dialect::Sqlite.create_table_sql(&UrnTable::new("items").unwrap());
+        assert_eq!(format!("{sql};\n"), fresh);
+    }
+
+    /// A table with an index of its own is refused, before anything changes.
+    #[tokio::test]
+    async fn a_table_with_its_own_index_is_refused() {
+        urn_sql::sqlite::register_for_all_connections().unwrap();
+        let pool: SqlitePool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(SqliteConnectOptions::from_str("sqlite::memory:").unwrap())
+            .await
+            .unwrap();
+        let table = v1(UrnTable::new("items").unwrap());
+        pool.execute(AssertSqlSafe(Dialect::Sqlite.create_table_sql(&table)))
+            .await
+            .unwrap();
+        pool.execute("CREATE INDEX items_by_urn ON items (urn)")
+            .await
+            .unwrap();
+        let err = rekey(&pool, &table, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("indexes or triggers of its own"), "{err}");
+        let kept: String = sqlx::query_scalar("SELECT sql FROM sqlite_schema WHERE name = 'items'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert!(kept.contains("urn_key_v1("), "{kept}");
+    }
+}

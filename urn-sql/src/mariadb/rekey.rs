@@ -32,7 +32,7 @@
 use urn_core::KeyRules;
 
 use super::{SQL_MODE, backtick, expression, key_comment};
-use crate::rekey::{OnCollision, RekeyError, Rows, Step};
+use crate::rekey::{OnCollision, RekeyError, Rows, Step, refusal, what};
 use crate::table::UrnTable;
 
 /// The names the steps use.
@@ -189,7 +189,7 @@ pub(crate) fn steps(
         t = n.table,
     );
     steps.push(Step::when(
-        "the collisions: rows distinct under the old rules, one URN under the new ones",
+        what::COLLECT,
         pending.clone(),
         format!(
             "CREATE TEMPORARY TABLE IF NOT EXISTS urn_sql_rekey_collisions (\n  \
@@ -205,7 +205,7 @@ pub(crate) fn steps(
     ));
     steps.push(
         Step::when(
-            "the collisions, listed (new key, ids, URNs)",
+            what::LIST,
             pending.clone(),
             "SELECT k AS new_key, ids, urns FROM urn_sql_rekey_collisions ORDER BY first_id;"
                 .to_owned(),
@@ -216,18 +216,18 @@ pub(crate) fn steps(
         "FIND_IN_SET(t.id_, REPLACE(c.ids, ' ', ',')) > 0 AND t.id_ <> c.first_id".to_owned();
     steps.push(match on_collision {
         OnCollision::Refuse => Step::when(
-            "refused: the collisions stop the re-key",
+            what::REFUSE,
             pending.clone(),
             format!(
                 "IF EXISTS (SELECT 1 FROM urn_sql_rekey_collisions) THEN\n  \
                  SIGNAL SQLSTATE '23000' SET MYSQL_ERRNO = 1062, MESSAGE_TEXT =\n    \
-                 'urn-sql: rows of {t} are distinct URNs under the {from} rules but one under the {to} rules (listed above): nothing was changed; merge or delete them, or run the re-key with --on-collision keep-first';\n\
+                 '{}';\n\
                  END IF;",
-                t = n.table.replace('\'', "''"),
+                refusal(&n.table, from, to).replace('\'', "''"),
             ),
         ),
         OnCollision::KeepFirst => Step::when(
-            "keep-first: the later rows of each collision move, whole, to the side table",
+            what::KEEP_FIRST,
             pending.clone(),
             format!(
                 "IF EXISTS (SELECT 1 FROM urn_sql_rekey_collisions) THEN\n  \
@@ -319,11 +319,8 @@ pub(crate) fn steps(
         ),
     ));
     steps.push(
-        Step::always(
-            "done: whether the table is keyed by the new rules",
-            format!("SELECT NOT {pending} AS switched;"),
-        )
-        .returning(Rows::Switched),
+        Step::always(what::DONE, format!("SELECT NOT {pending} AS switched;"))
+            .returning(Rows::Switched),
     );
     Ok(steps)
 }

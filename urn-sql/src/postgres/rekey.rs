@@ -26,7 +26,7 @@
 
 use urn_core::KeyRules;
 
-use crate::rekey::{OnCollision, RekeyError, Rows, Step};
+use crate::rekey::{OnCollision, RekeyError, Rows, Step, refusal, what};
 use crate::table::UrnTable;
 
 /// The names the steps use.
@@ -208,7 +208,7 @@ pub(crate) fn steps(
     // Collisions: collected once (one pass computing the new keys), listed, then refused or
     // moved.
     steps.push(Step::when(
-        "the collisions: rows distinct under the old rules, one URN under the new ones",
+        what::COLLECT,
         pending.clone(),
         format!(
             "DO $rekey$\n\
@@ -230,7 +230,7 @@ pub(crate) fn steps(
     ));
     steps.push(
         Step::when(
-            "the collisions, listed (new key, ids, URNs)",
+            what::LIST,
             pending.clone(),
             "SELECT key AS new_key, pg_catalog.array_to_string(ids, ' ') AS ids, \
              pg_catalog.array_to_string(urns, ' ') AS urns \
@@ -242,24 +242,23 @@ pub(crate) fn steps(
     let side_literal = format!("'{}'", n.side.replace('\'', "''"));
     steps.push(match on_collision {
         OnCollision::Refuse => Step::when(
-            "refused: the collisions stop the re-key",
+            what::REFUSE,
             pending.clone(),
             format!(
                 "DO $rekey$\n\
                  BEGIN\n  \
                  IF EXISTS (SELECT FROM pg_temp.urn_sql_rekey_collisions) THEN\n    \
-                 RAISE EXCEPTION 'urn-sql: % groups of rows of % are distinct URNs under the {from} rules but one under the {to} rules (listed above): nothing was changed',\n      \
-                 (SELECT pg_catalog.count(*) FROM pg_temp.urn_sql_rekey_collisions), {t}\n      \
-                 USING ERRCODE = 'unique_violation',\n            \
-                 HINT = 'Merge or delete them and run the re-key again, or run it with --on-collision keep-first (the first row of each group stays, the others move to {side}).';\n  \
+                 RAISE EXCEPTION USING ERRCODE = 'unique_violation', MESSAGE = '{message}',\n      \
+                 DETAIL = pg_catalog.format('%s groups of rows; keep-first keeps the first of each and moves the others to {side}',\n        \
+                 (SELECT pg_catalog.count(*) FROM pg_temp.urn_sql_rekey_collisions));\n  \
                  END IF;\n\
                  END\n$rekey$",
-                t = n.table_literal,
+                message = refusal(&n.table, from, to).replace('\'', "''"),
                 side = n.side.replace('"', ""),
             ),
         ),
         OnCollision::KeepFirst => Step::when(
-            "keep-first: the later rows of each collision move, whole, to the side table",
+            what::KEEP_FIRST,
             pending.clone(),
             format!(
                 "DO $rekey$\n\
@@ -412,11 +411,8 @@ pub(crate) fn steps(
         )),
     ));
     steps.push(
-        Step::always(
-            "done: whether the table is keyed by the new rules",
-            format!("SELECT NOT {pending} AS switched"),
-        )
-        .returning(Rows::Switched),
+        Step::always(what::DONE, format!("SELECT NOT {pending} AS switched"))
+            .returning(Rows::Switched),
     );
     Ok(steps)
 }

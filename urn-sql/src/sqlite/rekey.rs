@@ -13,7 +13,7 @@
 
 use urn_core::KeyRules;
 
-use crate::rekey::{OnCollision, RekeyError, Rows, Step};
+use crate::rekey::{OnCollision, RekeyError, Rows, Step, refusal, what};
 use crate::table::UrnTable;
 
 /// A guard: a temporary trigger on a temporary table that aborts with `message` when a row
@@ -119,7 +119,7 @@ pub(crate) fn steps(
         .collect();
     steps.push(
         Step::always(
-            "the collisions, listed (new key, ids, URNs)",
+            what::LIST,
             "SELECT k AS new_key, ids, urns FROM urn_sql_rekey_collisions ORDER BY first_id"
                 .to_owned(),
         )
@@ -127,32 +127,30 @@ pub(crate) fn steps(
     );
     let (what, resolve) = match on_collision {
         OnCollision::Refuse => (
-            "refused: the collisions stop the re-key",
+            what::REFUSE,
             guard(
-            "collisions",
-            &format!(
-                "urn-sql: rows of {bare} are distinct URNs under the {from} rules but one under the {to} rules (listed above): nothing was changed; merge or delete them, or run the re-key with --on-collision keep-first"
-            ),
-            "EXISTS (SELECT 1 FROM urn_sql_rekey_collisions)",
+                "collisions",
+                &refusal(bare, from, to),
+                "EXISTS (SELECT 1 FROM urn_sql_rekey_collisions)",
             )
             .to_vec(),
         ),
         OnCollision::KeepFirst => (
-            "keep-first: the later rows of each collision move to the side table",
+            what::KEEP_FIRST,
             vec![
-            format!(
-                "CREATE TABLE IF NOT EXISTS {side} \
+                format!(
+                    "CREATE TABLE IF NOT EXISTS {side} \
                  ({id} INTEGER, {urn} TEXT, {key} TEXT, urn_sql_kept_id INTEGER, urn_sql_new_key TEXT)"
-            ),
-            format!(
-                "INSERT INTO {side} SELECT t.{id}, t.{urn}, t.{key}, c.first_id, c.k \
+                ),
+                format!(
+                    "INSERT INTO {side} SELECT t.{id}, t.{urn}, t.{key}, c.first_id, c.k \
                  FROM {name} AS t JOIN urn_sql_rekey_collisions AS c \
                  ON instr(' ' || c.ids || ' ', ' ' || t.{id} || ' ') > 0 AND t.{id} <> c.first_id"
-            ),
-            format!(
-                "DELETE FROM {name} WHERE {id} IN (SELECT {id} FROM {side} \
+                ),
+                format!(
+                    "DELETE FROM {name} WHERE {id} IN (SELECT {id} FROM {side} \
                  WHERE urn_sql_kept_id IN (SELECT first_id FROM urn_sql_rekey_collisions))"
-            ),
+                ),
             ],
         ),
     };
@@ -179,7 +177,7 @@ pub(crate) fn steps(
     );
     steps.push(
         Step::always(
-            "done: whether the table is keyed by the new rules",
+            what::DONE,
             format!("SELECT {} AS switched", keyed_by(to_fn)),
         )
         .returning(Rows::Switched),

@@ -3,6 +3,7 @@
 
 pub mod corpus;
 mod database;
+pub mod rekey;
 
 pub use database::{mariadb_url, postgres_url};
 
