@@ -1,5 +1,6 @@
 //! urn-sql's SQLite side never disagrees with the parser, in-process (bundled SQLite, the real
-//! registration path): `urn_key_v1(t)` is `Urn::key()` or an error with the parser's message,
+//! registration path): `urn_key_v2(t)` is `Urn::key()` and `urn_key_v1(t)` is
+//! `Urn::key_with(KeyRules::V1)`, or each an error with the parser's message,
 //! `urn_check(t)` is NULL exactly for valid URNs and otherwise that message, and the named
 //! guards accept every valid URN (they may refuse less than the parser, never more).
 #![no_main]
@@ -10,7 +11,7 @@ use diesel::sql_types::{Nullable, Text};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, QueryableByName, RunQueryDsl};
 use libfuzzer_sys::fuzz_target;
-use urn_core::Urn;
+use urn_core::{KeyRules, Urn};
 
 #[derive(QueryableByName)]
 struct Check {
@@ -53,23 +54,38 @@ fuzz_target!(|data: &[u8]| {
             .bind::<Text, _>(text)
             .get_result(conn)
             .expect("urn_check never errors");
-        let key = diesel::sql_query("SELECT urn_key_v1(?1) AS key")
-            .bind::<Text, _>(text)
-            .get_result::<Key>(conn);
+        let keys: Vec<_> = KeyRules::VERSIONS
+            .iter()
+            .map(|&rules| {
+                let function = rules.sql_function().expect("a version has a function");
+                let key = diesel::sql_query(format!("SELECT {function}(?1) AS key"))
+                    .bind::<Text, _>(text)
+                    .get_result::<Key>(conn);
+                (rules, key)
+            })
+            .collect();
         let guarded = diesel::sql_query("INSERT INTO guarded (urn) VALUES (?1)")
             .bind::<Text, _>(text)
             .execute(conn);
         match &parsed {
             Ok(urn) => {
                 assert_eq!(check.message, None, "{text:?}");
-                assert_eq!(key.expect("valid URN").key, urn.key().as_str(), "{text:?}");
+                for (rules, key) in keys {
+                    let key = key.expect("valid URN").key;
+                    assert_eq!(key, urn.key_with(rules).as_str(), "{rules:?} {text:?}");
+                }
                 assert!(guarded.is_ok(), "guards refuse valid {text:?}: {guarded:?}");
             }
             Err(e) => {
                 let message = e.to_string();
                 assert_eq!(check.message.as_deref(), Some(message.as_str()), "{text:?}");
-                let err = key.err().expect("invalid URN has no key").to_string();
-                assert!(err.contains(&message), "{text:?}: {err} vs {message}");
+                for (rules, key) in keys {
+                    let err = key.err().expect("invalid URN has no key").to_string();
+                    assert!(
+                        err.contains(&message),
+                        "{rules:?} {text:?}: {err} vs {message}"
+                    );
+                }
             }
         }
         diesel::sql_query("DELETE FROM guarded")

@@ -82,14 +82,20 @@ const fn jurisdiction(nss: &str) -> Result<bool, Fault> {
 }
 
 /// Where the jurisdiction unit starting at `start` ends: a letter, digit or `%XX`, then
-/// letters, digits, `.` or `%XX`. (The parser has checked every `%XX`.)
+/// letters, digits, `.` or `%XX`. (The parser checks every `%XX` of a URN; `validate_nss` may
+/// be given any text, so this checks them again.)
 const fn unit_end(bytes: &[u8], start: usize) -> Result<usize, Fault> {
     let mut i = start;
     loop {
         match chars::at(bytes, i) {
             Some(b) if b.is_ascii_alphanumeric() => i += 1,
             Some(b'.') if i > start => i += 1,
-            Some(b'%') => i += 3,
+            Some(b'%') => {
+                if !(is_hex(chars::at(bytes, i + 1)) && is_hex(chars::at(bytes, i + 2))) {
+                    return Err(fault(i, "'%' must be followed by two hex digits"));
+                }
+                i += 3;
+            }
             _ if i == start => {
                 return Err(fault(
                     i,
@@ -99,6 +105,11 @@ const fn unit_end(bytes: &[u8], start: usize) -> Result<usize, Fault> {
             _ => return Ok(i),
         }
     }
+}
+
+/// Whether `b` is a hex digit.
+const fn is_hex(b: Option<u8>) -> bool {
+    matches!(b, Some(b) if b.is_ascii_hexdigit())
 }
 
 /// [`KeyRules::V1`](crate::KeyRules::V1): names differing only in case are equivalent, for a
@@ -154,6 +165,11 @@ mod tests {
         assert_eq!(validate("ch;:x").unwrap_err().at, 3);
         assert_eq!(validate("ch;.x:x").unwrap_err().at, 3);
         assert_eq!(validate("ch;a-b:x").unwrap_err().at, 4);
+        // `validate_nss` takes any text, not only a parsed NSS (found by the namespaces fuzz
+        // target: "t;%." gave byte 5 of 4).
+        assert_eq!(validate("t;%.").unwrap_err().at, 2);
+        assert_eq!(validate("t;a%4").unwrap_err().at, 3);
+        assert_eq!(validate("t;%zz:x").unwrap_err().at, 2);
         assert_eq!(key_v1("ch;glarus:x"), None);
         assert_eq!(key_v2("ch;glarus:x"), Some(NssKey::whole(Fold::Lower)));
         assert_eq!(key_v1("ch:x"), key_v2("ch:x"));
