@@ -16,7 +16,7 @@
 
 pub use crate::{
     Component, ErrorKind, FromStringError, KeyRules, KnownNamespace, Namespace, NamespaceError,
-    NsUrn, NsUrnError, ParseError, Urn, UrnKey, UrnRef, namespace, ns, urn,
+    NsUrn, NsUrnError, ParseError, UnknownKeyRules, Urn, UrnKey, UrnRef, namespace, ns, urn,
 };
 
 /// Re-exports the typed aliases named in the rows of the namespace table.

@@ -1,7 +1,7 @@
-//! The MariaDB side, all of its SQL: the stored routines `urn_key_v1`, `urn_check`, `urn_valid`
-//! and `urn_refuse` (for ad-hoc use; the same SQL ships as a diesel-style migration in
-//! `migrations/mariadb/`), the keyed table, whose key is a generated column, and the
-//! insert-or-get and lookup statements.
+//! The MariaDB side, all of its SQL: the stored routines `urn_key_v2`, `urn_key_v1`, `urn_check`,
+//! `urn_valid` and `urn_refuse` (for ad-hoc use; the same SQL ships as a diesel-style migration in
+//! `migrations/mariadb/`), the keyed table, whose key is a generated column, and the insert-or-get
+//! and lookup statements.
 //!
 //! Why a generated column written in built-ins: MariaDB refuses a stored function in a
 //! generated column, an indexed virtual column and a CHECK (ERROR 1901), and has no expression
@@ -65,11 +65,11 @@ use crate::protocol::{Conflict, Plan};
 use crate::table::UrnTable;
 
 /// Creates (or replaces with the same, so idempotent) the functions `urn_check(text)`,
-/// `urn_valid(text)`, `urn_key_v1(text)` and the procedure `urn_refuse(text)` in the current
-/// database, refusing a routine of those names and kinds that another user defined. For a
-/// client that sends several statements at once (sqlx, diesel's `batch_execute`);
-/// [`client_sql`] makes the form for the `mariadb` command-line tool. Keyed tables do not
-/// need them: their triggers hold the check.
+/// `urn_valid(text)`, `urn_key_v2(text)`, `urn_key_v1(text)` and the procedure `urn_refuse(text)`
+/// in the current database, refusing a routine of those names and kinds that another user defined.
+/// For a client that sends several statements at once (sqlx, diesel's `batch_execute`);
+/// [`client_sql`] makes the form for the `mariadb` command-line tool. Keyed tables do not need
+/// them: their triggers hold the check.
 pub const UP: &str = include_str!("../../migrations/mariadb/2026-11-24-000000_urn_types/up.sql");
 
 /// What the clients' `install` does: [`UP`].
@@ -315,8 +315,8 @@ fn last_inserted_sql(table: &UrnTable) -> String {
     )
 }
 
-/// The migration ([`UP`]), rendered whole: its hand-written header (`install.template.sql`)
-/// and the routines `urn_check`, `urn_valid`, `urn_refuse` and `urn_key_v1`, rendered from
+/// The migration ([`UP`]), rendered whole: its hand-written header (`install.template.sql`) and the
+/// routines `urn_check`, `urn_valid`, `urn_refuse`, `urn_key_v2` and `urn_key_v1`, rendered from
 /// urn-core's tables (a test holds the migration to it; `URN_SQL_BLESS=1 cargo test -p urn-sql
 /// --lib mariadb` writes it after a change). The check is written once, in `urn_check`:
 /// `urn_refuse` raises its message.
@@ -342,7 +342,7 @@ fn install_script() -> String {
          -- urn_check(text): NULL for a valid RFC 8141 URN, otherwise the parser's message.\n\
          {}BEGIN\n  DECLARE problem {message} DEFAULT NULL;\n{}  RETURN problem;\nEND;\n\n\
          -- urn_valid(text): whether the text is a valid RFC 8141 URN: urn_core::patterns::URN, as\n\
-         -- urn_key_v1 checks it.\n\
+         -- the key functions check it.\n\
          {}RETURN OCTET_LENGTH(v) <= 65536 AND LOCATE(CHAR(10 USING utf8mb4), v) = 0 AND v REGEXP {};\n\n\
          -- urn_refuse(text): raises SQLSTATE 45000 with urn_check's message for the text (a raised\n\
          -- message is utf8mb3: a character above U+FFFF in it is written as Rust's escape_unicode\n\

@@ -22,7 +22,8 @@ use crate::protocol::{Conflict, Plan};
 use crate::table::UrnTable;
 
 /// Creates (or upgrades in place, from any earlier revision) the domains `urn` and `urn_key`
-/// and the functions `urn_key_v1(urn)`, `urn_key_index(text)`, `urn_key_index(urn_key)`,
+/// and the functions `urn_key_v2(urn)`, `urn_key_v1(urn)` (and their `_inline` forms),
+/// `urn_key_index(text)`, `urn_key_index(urn_key)`,
 /// `urn_check(text)`, `urn_valid(text)`, `urn_nid(urn)`, `urn_nss(urn)` and
 /// `urn_rfc8141_key(urn)`, in the current schema (the first schema of the search_path that
 /// exists). Idempotent; run it in a transaction (migration tools do;

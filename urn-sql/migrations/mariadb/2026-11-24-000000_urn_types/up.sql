@@ -201,7 +201,7 @@ BEGIN
 END;
 
 -- urn_valid(text): whether the text is a valid RFC 8141 URN: urn_core::patterns::URN, as
--- urn_key_v1 checks it.
+-- the key functions check it.
 SET STATEMENT sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION' FOR
 CREATE OR REPLACE FUNCTION urn_valid(v LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin)
   RETURNS BOOLEAN
