@@ -326,14 +326,19 @@ pub(crate) fn steps(
 }
 
 /// The retired key columns' drop, for a maintenance window (it copies the table: writers wait
-/// for the copy).
+/// for the copy). The table's CHECK that the key is not NULL still reads the retired key (the
+/// switch cannot move a CHECK without a copy; both keys are NULL for the same URNs), so it is
+/// made again on the key.
 fn retired_drop(table: &UrnTable, from: KeyRules) -> String {
     let retired = format!("{from}_retired");
+    let check = backtick(&table.key_constraint_name("valid"));
     format!(
-        "ALTER TABLE {} DROP COLUMN {}, DROP COLUMN {}, ALGORITHM=COPY, LOCK=SHARED;",
+        "ALTER TABLE {} DROP CONSTRAINT {check}, DROP COLUMN {}, DROP COLUMN {}, \
+         ADD CONSTRAINT {check} CHECK ({} IS NOT NULL), ALGORITHM=COPY, LOCK=SHARED;",
         backtick(table.qualified_name()),
         backtick(&table.key_column_named(&format!("{retired}_sha256"))),
         backtick(&table.key_column_named(&retired)),
+        backtick(table.key_column()),
     )
 }
 
