@@ -3,7 +3,8 @@
 //! `LOAD DATA INFILE`, each in one transaction, into a plain text column, a `TEXT UNIQUE`
 //! column (`utf8mb4_nopad_bin`, MariaDB's long-unique hash), and urn-sql's keyed table (the
 //! key a generated column, its SHA-256 UNIQUE, the triggers that refuse an invalid URN). Rounds interleave the
-//! variants; medians of 5 runs. Then the cost of one `urn_key_v1(x)` and one `urn_check(x)`.
+//! variants; medians of 5 runs. The keyed table under `KeyRules::V1` too (a table made before
+//! V2). Then the cost of one call of each routine.
 //!
 //! `MARIADB_URL=mysql://root@127.0.0.1:3306 cargo bench -p urn-sql --all-features --bench
 //! mariadb`. `LOAD DATA INFILE` reads a file the server can open, so that load runs when the
@@ -24,7 +25,7 @@ use std::time::{Duration, Instant};
 use sqlx::mysql::{MySqlConnectOptions, MySqlPool, MySqlPoolOptions};
 use sqlx::{AssertSqlSafe, Executor};
 use support::{corpus, median};
-use urn_sql::{Dialect, UrnTable};
+use urn_sql::{Dialect, KeyRules, UrnTable};
 
 fn run_count() -> usize {
     std::env::var("URN_BENCH_RUNS").map_or(5, |r| r.parse().unwrap())
@@ -121,6 +122,15 @@ fn main() {
                 format!("CREATE TABLE t ({id}, urn {text}, UNIQUE (urn))"),
             ),
             (
+                "keyed V1 (urn-sql)",
+                Dialect::MariaDb.create_table_sql(
+                    &UrnTable::new("t")
+                        .unwrap()
+                        .with_key_rules(KeyRules::V1)
+                        .unwrap(),
+                ),
+            ),
+            (
                 "keyed (urn-sql)",
                 Dialect::MariaDb.create_table_sql(&UrnTable::new("t").unwrap()),
             ),
@@ -179,13 +189,12 @@ fn main() {
         }
         let base = seconds(&pool, "x").await;
         let per_row = |t: f64| (t - base) / CALL_ROWS as f64 * 1e6;
-        let key = per_row(seconds(&pool, "urn_key_v1(x)").await);
-        let check = per_row(seconds(&pool, "urn_check(x)").await);
-        let valid = per_row(seconds(&pool, "urn_valid(x)").await);
-        println!(
-            "per call, µs per row above COUNT(x), {CALL_ROWS} URNs: urn_key_v1 {key:.2}  \
-             urn_check {check:.2}  urn_valid {valid:.2}"
-        );
+        let mut calls = String::new();
+        for function in ["urn_key_v2", "urn_key_v1", "urn_check", "urn_valid"] {
+            let took = per_row(seconds(&pool, &format!("{function}(x)")).await);
+            calls.push_str(&format!("  {function} {took:.2}"));
+        }
+        println!("per call, µs per row above COUNT(x), {CALL_ROWS} URNs:{calls}");
         pool.close().await;
         server
             .execute(AssertSqlSafe(format!("DROP DATABASE {name}")))

@@ -24,7 +24,16 @@ fn core() -> Result {
     let b = UrnRef::parse("urn:isbn:0395363411#p4")?;
     check(a.key() == b.key(), "equivalent spellings share a key")?;
     check(a.key().as_str() == "urn:isbn:0395363411", "the ISBN key")?;
-    check(KeyRules::CURRENT == KeyRules::V1, "KeyRules::CURRENT")?;
+    check(KeyRules::CURRENT == KeyRules::V2, "KeyRules::CURRENT")?;
+    let doi: Urn = "urn:doi:10.123:ABC".parse()?;
+    check(
+        doi.key().as_str() == "urn:doi:10.123/abc",
+        "the doi key (V2)",
+    )?;
+    check(
+        doi.key_with(KeyRules::V1).as_str() == "urn:doi:10.123:ABC",
+        "the doi key under V1",
+    )?;
     let err = Urn::parse("urn:example:a%zz").err().map(|e| e.to_string());
     check(
         err.as_deref()
