@@ -79,7 +79,7 @@ fn urn_key_index(text: bool) -> String {
 
 /// The whole migration.
 pub(crate) fn render() -> String {
-    let parts: [(&str, String); 11] = [
+    let parts: [(&str, String); 12] = [
         ("@@urn_check@@\n", check::urn_check()),
         (
             "@@urn_key_v1@@\n",
@@ -103,6 +103,10 @@ pub(crate) fn render() -> String {
         ("@@urn_key_index_urn_key@@\n", urn_key_index(false)),
         ("@@urn_key_index_text@@\n", urn_key_index(true)),
         ("@@function_names@@", function_names()),
+        (
+            "@@join_upper_hex@@\n",
+            key_functions::JOIN_UPPER_HEX.to_owned(),
+        ),
     ];
     let mut sql = TEMPLATE.to_owned();
     for (placeholder, part) in &parts {

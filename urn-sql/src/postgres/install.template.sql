@@ -313,10 +313,7 @@ DECLARE
   parts text[] := string_to_array(
     split_part(split_part(substr(u, length(nid) + 6), '?', 1), '#', 1), '%');
 BEGIN
-  FOR i IN 2..array_length(parts, 1) LOOP
-    parts[i] := upper(left(parts[i], 2) COLLATE "C") || substr(parts[i], 3);
-  END LOOP;
-  RETURN 'urn:' || nid || ':' || array_to_string(parts, '%');
+@@join_upper_hex@@
 END
 $fn$;
 

@@ -461,9 +461,19 @@ fn second_arm(digits: &CheckDigits) -> String {
     arm
 }
 
+/// The end of each PL/pgSQL key that splits its NSS at the `%`s into `parts` (each piece but
+/// the first starts with its two hex digits): the digits upper-cased and the key returned, one
+/// pass however many there are (the key functions and `urn_rfc8141_key` in the template).
+pub(crate) const JOIN_UPPER_HEX: &str = r#"  FOR i IN 2..array_length(parts, 1) LOOP
+    parts[i] := upper(left(parts[i], 2) COLLATE "C") || substr(parts[i], 3);
+  END LOOP;
+  RETURN 'urn:' || nid || ':' || array_to_string(parts, '%');
+"#;
+
 /// `CREATE OR REPLACE FUNCTION urn_key_v1(u urn)` (or `urn_key_v2`, … for `rules`), as the
 /// portable migration holds it.
 pub(crate) fn key_function(rules: KeyRules) -> String {
+    let join_upper_hex = JOIN_UPPER_HEX;
     let name = rules.sql_function().unwrap_or_default();
     let prefixes = not_lower_case_prefixes(rules)
         .iter()
@@ -535,11 +545,7 @@ BEGIN
   -- join again, one pass over the name however many there are (revision 3 rewrote the whole
   -- name per %XX: 22 s for 64 KiB of them).
   parts := string_to_array(k, '%');
-  FOR i IN 2..array_length(parts, 1) LOOP
-    parts[i] := upper(left(parts[i], 2) COLLATE "C") || substr(parts[i], 3);
-  END LOOP;
-  RETURN 'urn:' || nid || ':' || array_to_string(parts, '%');
-END
+{join_upper_hex}END
 $fn$;
 "#
     )
