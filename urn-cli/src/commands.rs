@@ -12,7 +12,7 @@ use urn_core::{KeyRules, NidStatus, ParseOptions, UrnKey, UrnRef};
 
 use crate::input::{self, Input, LineFormat};
 
-fn format(stdin_json: bool) -> LineFormat {
+pub(crate) fn format(stdin_json: bool) -> LineFormat {
     if stdin_json {
         LineFormat::Json
     } else {
@@ -20,7 +20,7 @@ fn format(stdin_json: bool) -> LineFormat {
     }
 }
 
-fn exit(any_bad: bool) -> ExitCode {
+pub(crate) fn exit(any_bad: bool) -> ExitCode {
     if any_bad {
         ExitCode::from(1)
     } else {
@@ -192,11 +192,12 @@ impl FmtOut<'_> {
     }
 }
 
+/// An error as `urn inspect` and `urn fix` print it.
 #[derive(Serialize)]
-struct ErrorRecord {
-    kind: &'static str,
-    offset: usize,
-    message: String,
+pub(crate) struct ErrorRecord {
+    pub(crate) kind: &'static str,
+    pub(crate) offset: usize,
+    pub(crate) message: String,
 }
 
 fn inspect_record<'a>(input: &'a Input<'_>, options: &ParseOptions) -> Record<'a> {

@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 mod commands;
+mod dirty;
 mod input;
 
 use std::io::{self, Write};
@@ -23,9 +24,10 @@ struct Cli {
 /// The exit codes of every subcommand (`urn --help`; each subcommand's help repeats its own).
 const EXIT_CODES: &str = "Exit codes:
   0  success: every input valid (inspect, key, dedup, check), the two URNs equivalent (eq),
-     the document printed (sql, schema)
+     a URN found (find), every input a URN after repair (fix), the document printed (sql,
+     schema)
   1  a negative answer: an invalid input (inspect, key, dedup, check), two valid URNs that are
-     not equivalent (eq)
+     not equivalent (eq), no URN found (find), an input not repaired (fix)
   2  a usage error (an unknown subcommand or option, a name sql or schema refuses), an invalid
      URN given to eq, or a failure to read or write";
 
@@ -87,6 +89,42 @@ enum Command {
         (exit status 1)\n\n\
         Exit status: 0 when every input is valid, 1 when any is not.")]
     Check(Inputs),
+    /// Print one JSON object per URN found in text (files, or stdin lines): its line, byte
+    /// span in the line, text and key, and the resolver link it was in.
+    #[command(after_help = "Example:\n  \
+        $ echo 'See https://nbn-resolving.org/urn:nbn:de:bvb:19-146642 and URN:ISBN:0-395-36341-1.' | urn find\n  \
+        {\"line\":1,\"start\":30,\"end\":54,\"text\":\"urn:nbn:de:bvb:19-146642\",\"key\":\"urn:nbn:de:bvb:19-146642\",\
+        \"link\":{\"start\":4,\"end\":54,\"text\":\"https://nbn-resolving.org/urn:nbn:de:bvb:19-146642\"}}\n  \
+        {\"line\":1,\"start\":59,\"end\":81,\"text\":\"URN:ISBN:0-395-36341-1\",\"key\":\"urn:isbn:0395363411\",\"link\":null}\n\n\
+        A URN starts at urn: where a word starts and ends, in prose, without a trailing . , ; : ! ?\n\
+        or an unbalanced ) or ' (--longest keeps them). With files, each object names its \"file\".\n\n\
+        Exit status: 0 when any URN was found, 1 when none, 2 when a file cannot be read.")]
+    Find {
+        #[command(flatten)]
+        syntax: SyntaxArg,
+        #[command(flatten)]
+        rules: RulesArg,
+        /// End each URN where the parser's longest match ends (trailing punctuation kept).
+        #[arg(long)]
+        longest: bool,
+        /// Files to read; stdin when none.
+        files: Vec<std::path::PathBuf>,
+    },
+    /// Print one JSON object per input: the URN it is after repair, every fix made (kind, byte
+    /// span in the input, before, after), or the parser's error.
+    #[command(after_help = "Example:\n  \
+        $ urn fix ' isbn:0-395-36341-1'\n  \
+        {\"input\":\" isbn:0-395-36341-1\",\"urn\":\"urn:isbn:0-395-36341-1\",\"fixes\":[\
+        {\"kind\":\"leading_whitespace\",\"start\":0,\"end\":1,\"before\":\" \",\"after\":\"\"},\
+        {\"kind\":\"missing_prefix\",\"start\":1,\"end\":1,\"before\":\"\",\"after\":\"urn:\"}],\"error\":null}\n\n\
+        Exit status: 0 when every input is a URN after the fixes, 1 when any is not.")]
+    Fix {
+        /// Read each stdin line as a JSON string literal (so inputs may hold newlines or NUL).
+        #[arg(long)]
+        stdin_json: bool,
+        /// Texts to repair; stdin lines when none are given.
+        inputs: Vec<String>,
+    },
     /// Print the SQL that makes a database deduplicate equivalent URNs (PostgreSQL: domains and
     /// key functions, then the table pattern as a commented example; MariaDB: routines, then
     /// the insert-or-get and lookup statements as comments; SQLite: what to register, as
@@ -319,6 +357,13 @@ fn main() -> ExitCode {
             commands::dedup(&i.urns, i.syntax.into(), i.stdin_json, rules.rules)
         }
         Command::Check(i) => commands::check(&i.urns, i.syntax.into(), i.stdin_json),
+        Command::Find {
+            syntax,
+            rules,
+            longest,
+            files,
+        } => dirty::find(files, (*syntax).into(), rules.rules, *longest),
+        Command::Fix { stdin_json, inputs } => dirty::fix(inputs, *stdin_json),
         Command::Sql {
             dialect,
             table,

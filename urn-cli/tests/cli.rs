@@ -381,7 +381,7 @@ fn invalid_utf8_is_an_error_for_that_line_only() {
 
 #[test]
 fn help_shows_an_example_for_each_subcommand() {
-    for sub in ["inspect", "key", "eq", "dedup", "check"] {
+    for sub in ["inspect", "key", "eq", "dedup", "check", "find", "fix"] {
         let o = urn(&[sub, "--help"], b"");
         assert_eq!(o.status.code(), Some(0));
         assert!(stdout(&o).contains("Example:\n  $ "), "{sub}");
@@ -451,7 +451,9 @@ fn run(example: &Example) -> (Vec<String>, i32) {
 #[test]
 fn help_examples_print_what_they_show() {
     let mut ran = 0;
-    for sub in ["inspect", "key", "eq", "dedup", "check", "sql", "schema"] {
+    for sub in [
+        "inspect", "key", "eq", "dedup", "check", "find", "fix", "sql", "schema",
+    ] {
         let help = stdout(&urn(&[sub, "--help"], b""));
         let section = help
             .split_once("Example:\n")
@@ -516,7 +518,9 @@ fn readme_examples_print_what_they_show() {
 fn exit_codes_are_the_ones_the_help_states() {
     let help = stdout(&urn(&["--help"], b""));
     assert!(help.contains("Exit codes:\n  0  success"), "{help}");
-    for sub in ["inspect", "key", "eq", "dedup", "check", "sql", "schema"] {
+    for sub in [
+        "inspect", "key", "eq", "dedup", "check", "find", "fix", "sql", "schema",
+    ] {
         let sub_help = stdout(&urn(&[sub, "--help"], b""));
         assert!(sub_help.contains("Exit status: "), "urn {sub} --help");
     }
@@ -530,12 +534,16 @@ fn exit_codes_are_the_ones_the_help_states() {
         ("sql --dialect sqlite", b"", 0),
         ("sql --dialect postgres --table t --urn-schema s", b"", 0),
         ("schema --namespace acme", b"", 0),
+        ("find", b"see urn:example:a.\n", 0),
+        ("fix urn:example:a isbn:0-395-36341-1", b"", 0),
         // 1: a negative answer.
         ("inspect urn:example:a urn:x:a", b"", 1),
         ("key", b"urn:example:a\nurn:x:a\n", 1),
         ("dedup urn:x:a", b"", 1),
         ("check --max-len 5 urn:example:a", b"", 1),
         ("eq urn:example:a urn:example:A", b"", 1),
+        ("find", b"Saturn:x:y\n", 1),
+        ("fix urn:example:a urn:example:a?b", b"", 1),
         // 2: usage errors, an invalid URN given to eq.
         ("eq urn:example:a urn:x:a", b"", 2),
         ("eq urn:example:a", b"", 2),
@@ -544,6 +552,7 @@ fn exit_codes_are_the_ones_the_help_states() {
         ("sql --dialect sqlite --table a-b", b"", 2),
         ("sql --dialect mariadb --table t --urn-schema s", b"", 2),
         ("schema --namespace x", b"", 2),
+        ("find /no/such/file", b"", 2),
     ];
     for (args, stdin, code) in cases {
         let args: Vec<&str> = args.split_whitespace().collect();
@@ -923,4 +932,107 @@ fn the_readme_lists_every_subcommand_flag_and_namespace() {
             ns.nid()
         );
     }
+}
+
+#[test]
+fn find_prints_each_urn_with_its_line_span_key_and_link() {
+    let text: &[u8] = b"first line\n\
+        (see URN:ISBN:0-395-36341-1), and urn:example:a.\n\
+        \xff urn:example:b \xfe https://urn.fi/URN:NBN:fi-fe2021\r\n";
+    let o = urn(&["find"], text);
+    assert_eq!(o.status.code(), Some(0));
+    let hits: Vec<(u64, u64, u64, String, String, serde_json::Value)> = json_lines(&o)
+        .into_iter()
+        .map(|h| {
+            (
+                h["line"].as_u64().unwrap(),
+                h["start"].as_u64().unwrap(),
+                h["end"].as_u64().unwrap(),
+                h["text"].as_str().unwrap().to_owned(),
+                h["key"].as_str().unwrap().to_owned(),
+                h["link"].clone(),
+            )
+        })
+        .collect();
+    let link =
+        serde_json::json!({"start": 18, "end": 50, "text": "https://urn.fi/URN:NBN:fi-fe2021"});
+    assert_eq!(
+        hits,
+        [
+            (
+                2,
+                5,
+                27,
+                "URN:ISBN:0-395-36341-1".into(),
+                "urn:isbn:0395363411".into(),
+                serde_json::Value::Null
+            ),
+            (
+                2,
+                34,
+                47,
+                "urn:example:a".into(),
+                "urn:example:a".into(),
+                serde_json::Value::Null
+            ),
+            (
+                3,
+                2,
+                15,
+                "urn:example:b".into(),
+                "urn:example:b".into(),
+                serde_json::Value::Null
+            ),
+            (
+                3,
+                33,
+                50,
+                "URN:NBN:fi-fe2021".into(),
+                "urn:nbn:fi-fe2021".into(),
+                link
+            ),
+        ]
+    );
+    // The offsets are bytes of the line.
+    let line3 = text.split(|&b| b == b'\n').nth(2).unwrap();
+    assert_eq!(&line3[33..50], b"URN:NBN:fi-fe2021");
+    // --longest keeps trailing punctuation; --rules v1 keys by V1; files are named.
+    let o = urn(&["find", "--longest"], b"urn:example:a.\n");
+    assert_eq!(json_lines(&o)[0]["text"], "urn:example:a.");
+    let o = urn(&["find", "--rules", "v1"], b"urn:doi:10.1/ABC\n");
+    assert_eq!(json_lines(&o)[0]["key"], "urn:doi:10.1/ABC");
+    let dir = std::env::temp_dir().join(format!("urn-find-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("notes.txt");
+    std::fs::write(&file, "x urn:example:c\n").unwrap();
+    let o = urn(&["find", file.to_str().unwrap()], b"");
+    assert_eq!(json_lines(&o)[0]["file"], file.to_str().unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn fix_prints_the_urn_every_fix_or_the_error() {
+    let o = urn(
+        &["fix", "--stdin-json"],
+        b"\"URN : ISBN : 0\\u20133953634111\"\n\"urn:example:\"\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let records = json_lines(&o);
+    assert_eq!(records[0]["urn"], "URN:ISBN:0-3953634111");
+    let kinds: Vec<&str> = records[0]["fixes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["spacing", "spacing", "spacing", "spacing", "dash"]);
+    assert_eq!(
+        records[0]["fixes"][4],
+        serde_json::json!({"kind": "dash", "start": 14, "end": 17, "before": "\u{2013}", "after": "-"})
+    );
+    assert_eq!(records[0]["error"], serde_json::Value::Null);
+    assert_eq!(records[1]["urn"], serde_json::Value::Null);
+    assert_eq!(records[1]["fixes"], serde_json::json!([]));
+    assert_eq!(records[1]["error"]["kind"], "empty_nss");
+    assert_eq!(records[1]["error"]["offset"], 12);
 }

@@ -51,6 +51,7 @@ mod chars;
 mod choices;
 mod encoding;
 mod error;
+mod find;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 mod generate;
 mod integrations;
@@ -66,6 +67,8 @@ mod parse;
 pub mod patterns;
 pub mod prelude;
 mod registry;
+mod repair;
+mod resolver;
 #[cfg(feature = "diesel")]
 pub mod sql_types;
 #[cfg(feature = "proptest")]
@@ -80,6 +83,7 @@ pub struct Readme;
 
 pub use encoding::{DecodeError, DecodeErrorKind, decode_nss, encode_nss};
 pub use error::{Component, ErrorKind, FromStringError, MESSAGE_PARTS, MessagePart, ParseError};
+pub use find::{FindOptions, FindUrns, Found, UrnEnd, find, find_with};
 pub use key::UrnKey;
 pub use key_rule::{CheckDigits, DigitForm, Hyphens, KeyRule};
 pub use key_rules::{KeyRules, UnknownKeyRules};
@@ -96,6 +100,8 @@ macro_rules! reexport_aliases {
 known_namespaces!(reexport_aliases);
 pub use parse::{DEFAULT_MAX_LEN, ParseOptions, Syntax};
 pub use registry::{NidStatus, REGISTRY_DATE, RegistryEntry, nid_status, registry, registry_entry};
+pub use repair::{Fix, FixKind, Repair, repair};
+pub use resolver::{LinkError, LinkForm, RESOLVERS_DATE, Resolver, link, resolvers, unwrap_link};
 pub use urn::{Urn, UrnBuilder};
 pub use urn_ref::UrnRef;
 

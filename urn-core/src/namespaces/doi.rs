@@ -47,6 +47,7 @@ pub(crate) const SPEC: Spec = Spec {
         "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})+"
     ),
     pattern_is_exact: true,
+    grouped_by_dashes: false,
     examples: &["urn:doi:10.1000/182", "urn:doi:10.123:456ABC%2Fzyz"],
     #[cfg(any(feature = "arbitrary", feature = "proptest"))]
     generate,

@@ -12,6 +12,7 @@ pub(crate) const SPEC: Spec = Spec {
     v2: None,
     nss_pattern: crate::patterns::NSS,
     pattern_is_exact: true,
+    grouped_by_dashes: false,
     examples: &["urn:example:a%2Cb/c?=lang=en#part"],
     #[cfg(any(feature = "arbitrary", feature = "proptest"))]
     generate: choices::generic_nss,

@@ -19,6 +19,7 @@ pub(crate) const SPEC: Spec = Spec {
         "|[Pp][Aa][Rr][Aa][Mm][Ss]:[A-Za-z0-9._~!$&'()*+,;=@/-]+(:[A-Za-z0-9._~!$&'()*+,;=@/-]+)*",
     ),
     pattern_is_exact: true,
+    grouped_by_dashes: false,
     examples: &[
         "urn:ietf:rfc:8141",
         "urn:ietf:params:scim:schemas:core:2.0:User",

@@ -17,6 +17,7 @@ pub(crate) const SPEC: Spec = Spec {
     // hyphens are left to the parser.
     nss_pattern: "[0-9](-?[0-9]){8}-?[0-9Xx]|9-?7-?[89](-?[0-9]){10}",
     pattern_is_exact: false,
+    grouped_by_dashes: true,
     examples: &["urn:isbn:0-395-36341-1", "urn:isbn:9780395363416"],
     #[cfg(any(feature = "arbitrary", feature = "proptest"))]
     generate,

@@ -16,6 +16,7 @@ pub(crate) const SPEC: Spec = Spec {
     // The shape; the check character is left to the parser.
     nss_pattern: "[0-9]{4}-?[0-9]{3}[0-9Xx]",
     pattern_is_exact: false,
+    grouped_by_dashes: true,
     examples: &["urn:issn:0317-8471"],
     #[cfg(any(feature = "arbitrary", feature = "proptest"))]
     generate,

@@ -27,6 +27,7 @@ pub(crate) const SPEC: Spec = Spec {
     // The shape; the check digits are left to the parser.
     nss_pattern: "[A-Za-z0-9]{18}[0-9]{2}",
     pattern_is_exact: false,
+    grouped_by_dashes: false,
     examples: &[
         "urn:lei:7LTWFZYICNSX8D621K86",
         "urn:lei:506700GE1G29325QX363",

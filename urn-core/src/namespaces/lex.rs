@@ -36,6 +36,7 @@ pub(crate) const SPEC: Spec = Spec {
         "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})+",
     ),
     pattern_is_exact: true,
+    grouped_by_dashes: false,
     examples: &[
         "urn:lex:it:stato:legge:2003-09-21;456",
         "urn:lex:ch;glarus:regiere:erlass:2007-10-15;963",

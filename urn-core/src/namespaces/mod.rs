@@ -112,6 +112,9 @@ pub(crate) struct Spec {
     /// Whether `nss_pattern` accepts exactly what `validate` accepts (check digits are not
     /// regular, so some patterns accept a superset).
     pub(crate) pattern_is_exact: bool,
+    /// Whether the syntax writes `-` between groups of characters (`978-0-395-36341-6`), so
+    /// that [`repair`](crate::repair) may read a Unicode dash or a space in the NSS as one.
+    pub(crate) grouped_by_dashes: bool,
     /// Valid URNs of the namespace, for documentation and schema `examples`.
     pub(crate) examples: &'static [&'static str],
     /// Appends a valid NSS of the namespace, of every shape it has (the generators).
@@ -325,6 +328,19 @@ impl KnownNamespace {
     /// check digit, which no regular expression can check, is left to the parser).
     pub const fn pattern_is_exact(self) -> bool {
         self.spec().pattern_is_exact
+    }
+
+    /// Whether the namespace's syntax writes `-` between groups of characters (isbn, issn,
+    /// uuid): [`repair`](crate::repair) reads a Unicode dash or a space in such an NSS as `-`.
+    ///
+    /// ```
+    /// use urn_core::KnownNamespace;
+    /// assert!(KnownNamespace::Isbn.grouped_by_dashes());
+    /// assert!(!KnownNamespace::Doi.grouped_by_dashes());
+    /// ```
+    #[must_use]
+    pub const fn grouped_by_dashes(self) -> bool {
+        self.spec().grouped_by_dashes
     }
 
     /// Valid URNs of this namespace, for documentation and schema `examples`.

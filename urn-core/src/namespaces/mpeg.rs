@@ -35,6 +35,7 @@ pub(crate) const SPEC: Spec = Spec {
         "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*",
     ),
     pattern_is_exact: true,
+    grouped_by_dashes: false,
     examples: &["urn:mpeg:mpeg7:schema:2001"],
     #[cfg(any(feature = "arbitrary", feature = "proptest"))]
     generate,

@@ -20,6 +20,7 @@ pub(crate) const SPEC: Spec = Spec {
         "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*",
     ),
     pattern_is_exact: true,
+    grouped_by_dashes: false,
     examples: &["urn:nbn:fi-fe201003181510", "urn:nbn:se:uu:diva-3475"],
     #[cfg(any(feature = "arbitrary", feature = "proptest"))]
     generate,

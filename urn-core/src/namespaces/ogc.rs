@@ -23,6 +23,7 @@ pub(crate) const SPEC: Spec = Spec {
         "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})+",
     ),
     pattern_is_exact: true,
+    grouped_by_dashes: false,
     examples: &[
         "urn:ogc:def:crs:EPSG::4326",
         "urn:ogc:specification:gml:doc-is(02-023r4):3.0.0",

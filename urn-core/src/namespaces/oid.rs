@@ -14,6 +14,7 @@ pub(crate) const SPEC: Spec = Spec {
     v2: None,
     nss_pattern: "(0|[1-9][0-9]*)(\\.(0|[1-9][0-9]*))*",
     pattern_is_exact: true,
+    grouped_by_dashes: false,
     examples: &["urn:oid:1.3.6.1.4.1.343"],
     #[cfg(any(feature = "arbitrary", feature = "proptest"))]
     generate,

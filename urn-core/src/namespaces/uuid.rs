@@ -15,6 +15,7 @@ pub(crate) const SPEC: Spec = Spec {
     v2: Some(RULE),
     nss_pattern: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
     pattern_is_exact: true,
+    grouped_by_dashes: true,
     examples: &["urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"],
     #[cfg(any(feature = "arbitrary", feature = "proptest"))]
     generate,

@@ -1,0 +1,341 @@
+//! Finding the URNs in a text: where each starts, where it ends in prose, and the parser's
+//! word on each ([`find`] states the rule).
+
+use core::ops::Range;
+
+use crate::chars::{self, QF};
+use crate::error::ErrorKind;
+use crate::parse::ParseOptions;
+use crate::resolver::unwrap_link;
+use crate::urn_ref::UrnRef;
+
+/// Where a URN found in a text ends: see [`find`] for the rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum UrnEnd {
+    /// Prose: trailing punctuation and unbalanced closers are not part of the URN.
+    #[default]
+    Prose,
+    /// The parser's longest match, punctuation and all.
+    Longest,
+}
+
+/// How to find URNs: the parser's options and where a URN ends.
+///
+/// ```
+/// use urn_core::{FindOptions, Syntax, UrnEnd, find_with};
+/// let options = FindOptions::new().with_end(UrnEnd::Longest);
+/// let found: Vec<_> = find_with("see urn:example:a.", options).map(|f| f.as_str()).collect();
+/// assert_eq!(found, ["urn:example:a."]);
+/// let legacy = FindOptions::new().with_parse_options(Syntax::Rfc2141.into());
+/// assert_eq!(find_with("urn:x:y/z", legacy).next().map(|f| f.as_str()), Some("urn:x:y"));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FindOptions {
+    parse: ParseOptions,
+    end: UrnEnd,
+}
+
+impl FindOptions {
+    /// RFC 8141 with the default length cap, [`UrnEnd::Prose`].
+    #[must_use]
+    pub const fn new() -> Self {
+        FindOptions {
+            parse: ParseOptions::new(),
+            end: UrnEnd::Prose,
+        }
+    }
+
+    /// Parse with `parse` (the syntax, the length cap).
+    #[must_use]
+    pub const fn with_parse_options(mut self, parse: ParseOptions) -> Self {
+        self.parse = parse;
+        self
+    }
+
+    /// End URNs by `end`.
+    #[must_use]
+    pub const fn with_end(mut self, end: UrnEnd) -> Self {
+        self.end = end;
+        self
+    }
+
+    /// The parser's options.
+    #[must_use]
+    pub const fn parse_options(&self) -> ParseOptions {
+        self.parse
+    }
+
+    /// Where URNs end.
+    #[must_use]
+    pub const fn end(&self) -> UrnEnd {
+        self.end
+    }
+}
+
+/// A URN found in a text, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found<'a> {
+    urn: UrnRef<'a>,
+    start: usize,
+    /// Where the resolver link around the URN starts, if there is one (it ends where the URN
+    /// does).
+    link_start: Option<usize>,
+}
+
+impl<'a> Found<'a> {
+    /// The URN, parsed, borrowing the text.
+    #[must_use]
+    pub const fn urn(&self) -> UrnRef<'a> {
+        self.urn
+    }
+
+    /// The URN as written.
+    #[must_use]
+    pub const fn as_str(&self) -> &'a str {
+        self.urn.as_str()
+    }
+
+    /// The byte offset in the text where the URN starts.
+    #[must_use]
+    pub const fn start(&self) -> usize {
+        self.start
+    }
+
+    /// The byte offset in the text just past the URN.
+    #[must_use]
+    pub const fn end(&self) -> usize {
+        self.start + self.urn.as_str().len()
+    }
+
+    /// `start()..end()`: `&text[found.span()]` is the URN.
+    #[must_use]
+    pub const fn span(&self) -> Range<usize> {
+        self.start()..self.end()
+    }
+
+    /// The span of the resolver link the URN was found in (`http(s)://…/` and the URN, a link
+    /// that [`unwrap_link`] reads as this URN), if it was in one.
+    ///
+    /// ```
+    /// let text = "At https://nbn-resolving.org/urn:nbn:de:bvb:19-146642 (2019).";
+    /// let found = urn_core::find(text).next().unwrap();
+    /// assert_eq!(found.as_str(), "urn:nbn:de:bvb:19-146642");
+    /// assert_eq!(found.link().map(|l| &text[l]),
+    ///            Some("https://nbn-resolving.org/urn:nbn:de:bvb:19-146642"));
+    /// ```
+    #[must_use]
+    pub fn link(&self) -> Option<Range<usize>> {
+        self.link_start.map(|start| start..self.end())
+    }
+}
+
+/// How far before a URN its link may start (a longer head is not looked at).
+const MAX_LINK_HEAD: usize = 2048;
+
+/// Where the resolver link that ends with the URN found at `start..end` starts: the URN comes
+/// after a `/` or `=`, and the nearest `http://` or `https://` before it, with no white space
+/// or quote between, starts a link that [`unwrap_link`] reads as the same URN.
+fn link_start(text: &str, start: usize, end: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    if !matches!(bytes.get(start.checked_sub(1)?), Some(b'/' | b'=')) {
+        return None;
+    }
+    let from = start.saturating_sub(MAX_LINK_HEAD);
+    let head = bytes.get(from..start)?;
+    let scheme = |at: usize| {
+        let rest = head.get(at..).unwrap_or_default();
+        [b"http://".as_slice(), b"https://"].iter().any(|s| {
+            rest.get(..s.len())
+                .is_some_and(|r| r.eq_ignore_ascii_case(s))
+        })
+    };
+    let at = (0..head.len())
+        .rev()
+        .take_while(|&i| {
+            head.get(i).is_some_and(|&b| {
+                !b.is_ascii_whitespace() && !matches!(b, b'"' | b'\'' | b'<' | b'>')
+            })
+        })
+        .find(|&i| scheme(i))?;
+    let link = text.get(from + at..end)?;
+    let urn = unwrap_link(link).ok()?;
+    (urn.as_str() == text.get(start..end)?).then_some(from + at)
+}
+
+/// The URNs in `text`, in order, with their byte spans: RFC 8141, ended as prose ends them.
+///
+/// A URN starts at `urn:` (any case) where a word starts: at the start of the text or after a
+/// byte that is not an ASCII letter or digit (`Saturn:x:y` holds no URN). From there it runs
+/// over the characters a URN may hold (the byte table of [`patterns`](crate::patterns): its
+/// `pchar`s, `/`, `?`, `#` and `%`), and then:
+///
+/// - [`UrnEnd::Prose`] (the default) gives back what prose puts after a name: a trailing `.`,
+///   `,`, `;`, `:`, `!` or `?`, a `)` that closes no `(` of the URN, and a `'` that closes no
+///   `'` of it (an odd count), again and again until none is left. `]`, `>`, `"`, white space
+///   and every non-ASCII character end a URN anyway: RFC 8141 allows none of them.
+/// - [`UrnEnd::Longest`] keeps them: the longest run that parses.
+///
+/// What is left is parsed with the given [`ParseOptions`]; where the parser stops at a byte
+/// inside it (a bare `?`, a `%` without two hex digits, a second `#`), the URN is what comes
+/// before that byte, given back as above once more. A URN in a resolver link
+/// (`https://nbn-resolving.org/urn:nbn:…`, or any link with `/urn:…`) is found too, and
+/// [`Found::link`] spans the link. A start that yields no URN is passed over;
+/// nothing yielded ever fails to parse. A run of URN characters longer than the parser's
+/// length cap yields nothing (a URN is never cut to fit).
+///
+/// ```
+/// use urn_core::find;
+/// let text = "Cited as URN:ISBN:0-395-36341-1 (print), see urn:example:a(1).";
+/// let found: Vec<_> = find(text).map(|f| (f.start(), f.as_str())).collect();
+/// assert_eq!(found, [(9, "URN:ISBN:0-395-36341-1"), (45, "urn:example:a(1)")]);
+/// assert_eq!(find(text).next().map(|f| f.urn().key().to_string()),
+///            Some("urn:isbn:0395363411".to_owned()));
+/// assert_eq!(find("Saturn:x:y").count(), 0); // no word starts at "urn:"
+/// ```
+pub fn find(text: &str) -> FindUrns<'_> {
+    find_with(text, FindOptions::new())
+}
+
+/// The URNs in `text` found with `options`.
+pub fn find_with(text: &str, options: FindOptions) -> FindUrns<'_> {
+    FindUrns {
+        text,
+        pos: 0,
+        run_end: 0,
+        options,
+    }
+}
+
+/// The iterator of [`find`] and [`find_with`].
+#[derive(Clone, Debug)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct FindUrns<'a> {
+    text: &'a str,
+    /// Where the search for the next `urn:` starts.
+    pos: usize,
+    /// The end of the run of URN characters that the last candidate started in: a later
+    /// candidate inside it ends there too (so a long run is scanned once).
+    run_end: usize,
+    options: FindOptions,
+}
+
+/// Whether `b` may stand in a URN: a character of a q- or f-component (`pchar`, `/`, `?`), or
+/// `%` or `#`.
+const fn in_urn(b: u8) -> bool {
+    chars::is(b, QF) || b == b'%' || b == b'#'
+}
+
+/// The length of `candidate` with what prose puts after a name given back ([`find`]'s rule).
+fn prose_len(candidate: &[u8]) -> usize {
+    let mut len = candidate.len();
+    let (mut open, mut close, mut quotes) = (0usize, 0usize, 0usize);
+    for &b in candidate {
+        match b {
+            b'(' => open += 1,
+            b')' => close += 1,
+            b'\'' => quotes += 1,
+            _ => {}
+        }
+    }
+    while let Some((&last, _)) = candidate.get(..len).and_then(<[u8]>::split_last) {
+        let give_back = match last {
+            b'.' | b',' | b';' | b':' | b'!' | b'?' => true,
+            b')' if close > open => {
+                close -= 1;
+                true
+            }
+            b'\'' if quotes % 2 == 1 => {
+                quotes -= 1;
+                true
+            }
+            _ => false,
+        };
+        if !give_back {
+            break;
+        }
+        len -= 1;
+    }
+    len
+}
+
+impl<'a> FindUrns<'a> {
+    /// The URN that starts at `start`, if one does, in the run that ends at `run_end`.
+    fn at(&self, start: usize, run_end: usize) -> Option<Found<'a>> {
+        let run = self.text.get(start..run_end)?;
+        if run.len() > self.options.parse.max_len() {
+            return None;
+        }
+        let mut len = run.len();
+        loop {
+            if self.options.end == UrnEnd::Prose {
+                len = prose_len(run.as_bytes().get(..len)?);
+            }
+            // The run is ASCII: every index is a character boundary.
+            let candidate = run.get(..len)?;
+            match UrnRef::parse_with(candidate, self.options.parse) {
+                Ok(urn) => {
+                    return Some(Found {
+                        urn,
+                        start,
+                        link_start: link_start(self.text, start, start + len),
+                    });
+                }
+                Err(e) => {
+                    // Where the URN must end: an empty r- or q-component is reported where it
+                    // would start, after its two-byte marker (`?+`, `?=`); any other error at
+                    // the byte that broke the rule.
+                    let cut = match e.kind() {
+                        ErrorKind::EmptyComponent { .. } => e.offset().saturating_sub(2),
+                        _ => e.offset(),
+                    };
+                    // Before that byte there may be a URN (never before the NID).
+                    if cut <= "urn:".len() || cut >= len {
+                        return None;
+                    }
+                    len = cut;
+                }
+            }
+        }
+    }
+}
+
+impl<'a> Iterator for FindUrns<'a> {
+    type Item = Found<'a>;
+
+    fn next(&mut self) -> Option<Found<'a>> {
+        let bytes = self.text.as_bytes();
+        loop {
+            // The next ':' at least three bytes in, preceded by "urn" (any case).
+            let from = self.pos.checked_add(3)?;
+            let colon = from + bytes.get(from..)?.iter().position(|&b| b == b':')?;
+            let start = colon - 3;
+            self.pos = start + 1;
+            let word_start = match start.checked_sub(1) {
+                Some(before) => bytes
+                    .get(before)
+                    .is_some_and(|b| !b.is_ascii_alphanumeric()),
+                None => true,
+            };
+            if !word_start
+                || !bytes
+                    .get(start..colon)
+                    .is_some_and(|s| s.eq_ignore_ascii_case(b"urn"))
+            {
+                continue;
+            }
+            if start >= self.run_end {
+                let after = bytes.get(colon..)?;
+                self.run_end = colon
+                    + after
+                        .iter()
+                        .position(|&b| !in_urn(b))
+                        .unwrap_or(after.len());
+            }
+            if let Some(found) = self.at(start, self.run_end) {
+                self.pos = found.end();
+                return Some(found);
+            }
+        }
+    }
+}
