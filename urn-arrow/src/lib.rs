@@ -43,8 +43,10 @@ use arrow_array::types::{
     ArrowDictionaryKeyType, Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type,
     UInt32Type, UInt64Type,
 };
-use arrow_array::{Array, ArrayRef, BooleanArray, DictionaryArray, OffsetSizeTrait, StructArray};
-use arrow_buffer::NullBufferBuilder;
+use arrow_array::{
+    Array, ArrayRef, BooleanArray, DictionaryArray, ListArray, OffsetSizeTrait, StructArray,
+};
+use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, Field, Fields};
 // urn-core whole, and its prelude at the root: the same names in every sibling crate.
 pub use urn_core;
@@ -69,6 +71,12 @@ pub enum Op {
     /// Null for a URN, otherwise a struct of the error's kind (`ErrorKind::name`) and byte
     /// offset ([`problem_fields`]).
     Problem,
+    /// The URNs in the value's text (`urn_core::find`), a list of structs
+    /// ([`found_fields`]: byte span, text, key under these rules, the link's span or null).
+    Find(KeyRules),
+    /// What `urn_core::repair` makes of the value: a struct ([`repair_fields`]) of the URN (or
+    /// null), the list of fixes and the parser's error (or null).
+    Repair,
 }
 
 impl Op {
@@ -154,8 +162,57 @@ pub fn sql_literal(text: &str) -> String {
     out
 }
 
+/// The fields of each struct in [`Op::Find`]'s list: `start`, `end` (`Int64`, byte offsets in
+/// the value), `text` (`Utf8`, the URN as written), `key` (`Utf8`), `link_start`, `link_end`
+/// (`Int64`, the span of the resolver link around the URN, null when none).
+#[must_use]
+pub fn found_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("start", DataType::Int64, false),
+        Field::new("end", DataType::Int64, false),
+        Field::new("text", DataType::Utf8, false),
+        Field::new("key", DataType::Utf8, false),
+        Field::new("link_start", DataType::Int64, true),
+        Field::new("link_end", DataType::Int64, true),
+    ])
+}
+
+/// The fields of each fix in [`Op::Repair`]'s list: `kind` (`FixKind::name`), `start`, `end`
+/// (byte offsets in the value), `before`, `after`.
+#[must_use]
+pub fn fix_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("kind", DataType::Utf8, false),
+        Field::new("start", DataType::Int64, false),
+        Field::new("end", DataType::Int64, false),
+        Field::new("before", DataType::Utf8, false),
+        Field::new("after", DataType::Utf8, false),
+    ])
+}
+
+/// The fields of [`Op::Repair`]'s struct: `urn` (`Utf8`, null when not repaired), `fixes` (a
+/// list of [`fix_fields`] structs) and `error` (the struct of [`problem_fields`], null when
+/// repaired).
+#[must_use]
+pub fn repair_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("urn", DataType::Utf8, true),
+        Field::new("fixes", list_of(fix_fields()), false),
+        Field::new("error", DataType::Struct(problem_fields()), true),
+    ])
+}
+
+/// A list of structs of `fields`.
+fn list_of(fields: Fields) -> DataType {
+    DataType::List(Arc::new(Field::new_list_field(
+        DataType::Struct(fields),
+        false,
+    )))
+}
+
 /// One value's answer, borrowed from the input where it can be (a key that is its URN, a NID
-/// or NSS) or built inline (short keys).
+/// or NSS) or built inline (short keys). ([`Op::Find`] and [`Op::Repair`] answer with lists and
+/// structs, built by [`compute`] only: their answer here is [`Answer::Null`].)
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Answer<'a> {
@@ -193,6 +250,9 @@ impl Answer<'_> {
 /// ```
 #[must_use]
 pub fn answer(op: Op, value: &str) -> Answer<'_> {
+    if matches!(op, Op::Find(_) | Op::Repair) {
+        return Answer::Null;
+    }
     let urn = match UrnRef::parse(value) {
         Ok(urn) => urn,
         Err(e) => {
@@ -208,7 +268,7 @@ pub fn answer(op: Op, value: &str) -> Answer<'_> {
         Op::Nid => Answer::Part(urn.nid()),
         Op::Nss => Answer::Part(urn.nss()),
         Op::IsValid => Answer::Flag(true),
-        Op::Message | Op::Problem => Answer::Null,
+        Op::Message | Op::Problem | Op::Find(_) | Op::Repair => Answer::Null,
     }
 }
 
@@ -233,6 +293,16 @@ pub fn offset_i64(offset: usize) -> i64 {
 pub fn output_type(op: Op, input: &DataType) -> Result<DataType, Error> {
     let strings =
         |t: &DataType| matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View);
+    let dictionary_of_strings = matches!(input, DataType::Dictionary(_, v) if strings(v));
+    match op {
+        Op::Find(_) if strings(input) || dictionary_of_strings => {
+            return Ok(list_of(found_fields()));
+        }
+        Op::Repair if strings(input) || dictionary_of_strings => {
+            return Ok(DataType::Struct(repair_fields()));
+        }
+        _ => {}
+    }
     match (op, input) {
         (Op::IsValid, t) if strings(t) => Ok(DataType::Boolean),
         (Op::Problem, t) if strings(t) => Ok(DataType::Struct(problem_fields())),
@@ -373,6 +443,143 @@ fn problems<'a>(
     )?))
 }
 
+/// An `i32` list offset, or the error of a list too long for one.
+fn list_offset(n: usize) -> Result<i32, Error> {
+    i32::try_from(n).map_err(|_| Error::Arrow(format!("a list of {n} entries is too long")))
+}
+
+/// The URNs found in `values` ([`Op::Find`]): a list per row, null for a null.
+fn finds<'a>(
+    values: impl Iterator<Item = Option<&'a str>>,
+    rows: usize,
+    rules: KeyRules,
+) -> Result<ArrayRef, Error> {
+    let mut offsets = Vec::with_capacity(rows + 1);
+    offsets.push(0i32);
+    let (mut starts, mut ends) = (Int64Builder::new(), Int64Builder::new());
+    let (mut texts, mut keys) = (StringBuilder::new(), StringBuilder::new());
+    let (mut link_starts, mut link_ends) = (Int64Builder::new(), Int64Builder::new());
+    let mut valid = NullBufferBuilder::new(rows);
+    let mut count = 0usize;
+    for value in values {
+        match value {
+            Some(text) => {
+                for found in urn_core::find(text) {
+                    starts.append_value(offset_i64(found.start()));
+                    ends.append_value(offset_i64(found.end()));
+                    texts.append_value(found.as_str());
+                    keys.append_value(found.urn().key_with(rules).as_str());
+                    let link = found.link();
+                    link_starts.append_option(link.as_ref().map(|l| offset_i64(l.start)));
+                    link_ends.append_option(link.map(|l| offset_i64(l.end)));
+                    count += 1;
+                }
+                valid.append_non_null();
+            }
+            None => valid.append_null(),
+        }
+        offsets.push(list_offset(count)?);
+    }
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(starts.finish()),
+        Arc::new(ends.finish()),
+        Arc::new(texts.finish()),
+        Arc::new(keys.finish()),
+        Arc::new(link_starts.finish()),
+        Arc::new(link_ends.finish()),
+    ];
+    let entries = StructArray::try_new(found_fields(), columns, None)?;
+    list(found_fields(), offsets, entries, valid)
+}
+
+/// A list array of `entries`, split at `offsets`, null where `valid` says.
+fn list(
+    fields: Fields,
+    offsets: Vec<i32>,
+    entries: StructArray,
+    mut valid: NullBufferBuilder,
+) -> Result<ArrayRef, Error> {
+    let field = Arc::new(Field::new_list_field(DataType::Struct(fields), false));
+    Ok(Arc::new(ListArray::try_new(
+        field,
+        OffsetBuffer::new(ScalarBuffer::from(offsets)),
+        Arc::new(entries),
+        valid.finish(),
+    )?))
+}
+
+/// What repair makes of `values` ([`Op::Repair`]): a struct per row, null for a null.
+fn repairs<'a>(
+    values: impl Iterator<Item = Option<&'a str>>,
+    rows: usize,
+) -> Result<ArrayRef, Error> {
+    let mut urns = StringBuilder::new();
+    let mut offsets = Vec::with_capacity(rows + 1);
+    offsets.push(0i32);
+    let (mut kinds, mut befores, mut afters) = (
+        StringBuilder::new(),
+        StringBuilder::new(),
+        StringBuilder::new(),
+    );
+    let (mut starts, mut ends) = (Int64Builder::new(), Int64Builder::new());
+    let (mut error_kinds, mut error_offsets) = (StringBuilder::new(), Int64Builder::new());
+    let mut errors = NullBufferBuilder::new(rows);
+    let mut valid = NullBufferBuilder::new(rows);
+    let mut count = 0usize;
+    for value in values {
+        let repaired = value.map(urn_core::repair);
+        urns.append_option(repaired.as_ref().and_then(|r| r.urn()).map(|u| u.as_str()));
+        for fix in repaired.iter().flat_map(|r| r.fixes()) {
+            kinds.append_value(fix.kind.name());
+            starts.append_value(offset_i64(fix.start));
+            ends.append_value(offset_i64(fix.end));
+            befores.append_value(&fix.before);
+            afters.append_value(&fix.after);
+            count += 1;
+        }
+        offsets.push(list_offset(count)?);
+        match repaired.as_ref().and_then(|r| r.error()) {
+            Some(e) => {
+                error_kinds.append_value(e.kind().name());
+                error_offsets.append_value(offset_i64(e.offset()));
+                errors.append_non_null();
+            }
+            None => {
+                error_kinds.append_null();
+                error_offsets.append_null();
+                errors.append_null();
+            }
+        }
+        match repaired {
+            Some(_) => valid.append_non_null(),
+            None => valid.append_null(),
+        }
+    }
+    let fix_columns: Vec<ArrayRef> = vec![
+        Arc::new(kinds.finish()),
+        Arc::new(starts.finish()),
+        Arc::new(ends.finish()),
+        Arc::new(befores.finish()),
+        Arc::new(afters.finish()),
+    ];
+    let fixes = StructArray::try_new(fix_fields(), fix_columns, None)?;
+    let error_columns: Vec<ArrayRef> = vec![
+        Arc::new(error_kinds.finish()),
+        Arc::new(error_offsets.finish()),
+    ];
+    let errors = StructArray::try_new(problem_fields(), error_columns, errors.finish())?;
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(urns.finish()),
+        list(fix_fields(), offsets, fixes, NullBufferBuilder::new(0))?,
+        Arc::new(errors),
+    ];
+    Ok(Arc::new(StructArray::try_new(
+        repair_fields(),
+        columns,
+        valid.finish(),
+    )?))
+}
+
 /// `op` over the values of one array, text results in builder `B`.
 fn over<'a, B: TextBuilder>(
     op: Op,
@@ -384,6 +591,8 @@ fn over<'a, B: TextBuilder>(
     match op {
         Op::IsValid => Ok(flags(values, rows)),
         Op::Problem => problems(values, rows),
+        Op::Find(rules) => finds(values, rows, rules),
+        Op::Repair => repairs(values, rows),
         _ => texts::<B>(op, on_invalid, values, rows, bytes),
     }
 }
@@ -437,8 +646,16 @@ fn dictionary<K: ArrowDictionaryKeyType>(
 ) -> Result<ArrayRef, Error> {
     let dictionary: &DictionaryArray<K> = array.as_dictionary();
     let values = dictionary.values();
-    let results = plain(op, OnInvalid::Null, values.as_ref())?;
     let keys: Vec<Option<usize>> = dictionary.keys_iter().collect();
+    if matches!(op, Op::Problem | Op::Find(_) | Op::Repair) {
+        // A struct or list per row: no string layout, so the rows are computed one by one.
+        let strings: Vec<Option<&str>> = keys
+            .iter()
+            .map(|key| key.and_then(|k| string_at(values.as_ref(), k)))
+            .collect();
+        return over::<StringBuilder>(op, on_invalid, strings.into_iter(), array.len(), 0);
+    }
+    let results = plain(op, OnInvalid::Null, values.as_ref())?;
     if op.needs_urn()
         && on_invalid == OnInvalid::Error
         && results.null_count() > values.null_count()
@@ -464,15 +681,6 @@ fn dictionary<K: ArrowDictionaryKeyType>(
                 .map(|key| key.and_then(|k| flags.is_valid(k).then(|| flags.value(k))))
                 .collect();
             Ok(Arc::new(taken))
-        }
-        Op::Problem => {
-            // A struct per row: a dictionary of structs is no string layout, so the rows are
-            // computed one by one (only invalid rows hold anything).
-            let strings: Vec<Option<&str>> = keys
-                .iter()
-                .map(|key| key.and_then(|k| string_at(values.as_ref(), k)))
-                .collect();
-            problems(strings.into_iter(), array.len())
         }
         _ => Ok(Arc::new(dictionary.with_values(results))),
     }

@@ -18,7 +18,7 @@ use urn_core::{KeyRules, Urn};
 use super::*;
 
 /// Every op.
-const OPS: [Op; 8] = [
+const OPS: [Op; 11] = [
     Op::Key(KeyRules::V1),
     Op::Key(KeyRules::Rfc8141),
     Op::Rfc8141Key,
@@ -27,11 +27,65 @@ const OPS: [Op; 8] = [
     Op::IsValid,
     Op::Message,
     Op::Problem,
+    Op::Find(KeyRules::V2),
+    Op::Find(KeyRules::V1),
+    Op::Repair,
 ];
+
+/// The URNs urn-core finds in `value`, as the kernel's row is written.
+fn found(value: &str, rules: KeyRules) -> String {
+    urn_core::find(value)
+        .map(|f| {
+            let link = f
+                .link()
+                .map_or("-".to_owned(), |l| format!("{}..{}", l.start, l.end));
+            format!(
+                "{}..{} {} {} {link}",
+                f.start(),
+                f.end(),
+                f.as_str(),
+                f.urn().key_with(rules)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// What urn-core's repair makes of `value`, as the kernel's row is written.
+fn repaired(value: &str) -> String {
+    let r = urn_core::repair(value);
+    let fixes: Vec<String> = r
+        .fixes()
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} {} {:?} {:?}",
+                f.kind.name(),
+                f.start,
+                f.end,
+                f.before,
+                f.after
+            )
+        })
+        .collect();
+    let error = r.error().map_or("-".to_owned(), |e| {
+        format!("{} {}", e.kind().name(), e.offset())
+    });
+    format!(
+        "{} [{}] {error}",
+        r.urn().map_or("-", |u| u.as_str()),
+        fixes.join(", ")
+    )
+}
 
 /// What urn-core says of one value for `op`, as the kernel writes it: text, a flag, a kind
 /// and offset, or nothing.
 fn expected(op: Op, value: &str) -> Option<String> {
+    match op {
+        Op::Find(rules) => return Some(found(value, rules)),
+        Op::Repair => return Some(repaired(value)),
+        _ => {}
+    }
     let parsed = Urn::parse(value);
     match (op, parsed) {
         (Op::IsValid, p) => Some(p.is_ok().to_string()),
@@ -42,6 +96,7 @@ fn expected(op: Op, value: &str) -> Option<String> {
         (Op::Rfc8141Key, Ok(u)) => Some(u.rfc8141_key().into_string()),
         (Op::Nid, Ok(u)) => Some(u.nid().to_owned()),
         (Op::Nss, Ok(u)) => Some(u.nss().to_owned()),
+        (Op::Find(_) | Op::Repair, _) => unreachable!(),
     }
 }
 
@@ -50,8 +105,62 @@ fn row(result: &ArrayRef, i: usize) -> Option<String> {
     if result.is_null(i) {
         return None;
     }
+    let int = |a: &ArrayRef, i: usize| a.as_primitive::<arrow_array::types::Int64Type>().value(i);
+    let text = |a: &ArrayRef, i: usize| a.as_string::<i32>().value(i).to_owned();
     Some(match result.data_type() {
         DataType::Boolean => result.as_boolean().value(i).to_string(),
+        DataType::List(_) => {
+            let hits = result.as_list::<i32>().value(i);
+            let s = hits.as_struct();
+            (0..s.len())
+                .map(|k| {
+                    let c = s.columns();
+                    let link = if c[4].is_null(k) {
+                        "-".to_owned()
+                    } else {
+                        format!("{}..{}", int(&c[4], k), int(&c[5], k))
+                    };
+                    format!(
+                        "{}..{} {} {} {link}",
+                        int(&c[0], k),
+                        int(&c[1], k),
+                        text(&c[2], k),
+                        text(&c[3], k)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" | ")
+        }
+        DataType::Struct(fields) if fields.len() == 3 => {
+            let s = result.as_struct();
+            let c = s.columns();
+            let urn = if c[0].is_null(i) {
+                "-".to_owned()
+            } else {
+                text(&c[0], i)
+            };
+            let fixes = c[1].as_list::<i32>().value(i);
+            let f = fixes.as_struct().columns().to_vec();
+            let fixes: Vec<String> = (0..fixes.len())
+                .map(|k| {
+                    format!(
+                        "{} {} {} {:?} {:?}",
+                        text(&f[0], k),
+                        int(&f[1], k),
+                        int(&f[2], k),
+                        text(&f[3], k),
+                        text(&f[4], k)
+                    )
+                })
+                .collect();
+            let error = if c[2].is_null(i) {
+                "-".to_owned()
+            } else {
+                let e = c[2].as_struct();
+                format!("{} {}", text(e.column(0), i), int(e.column(1), i))
+            };
+            format!("{urn} [{}] {error}", fixes.join(", "))
+        }
         DataType::Struct(_) => {
             let s = result.as_struct();
             format!(
@@ -133,6 +242,9 @@ fn every_op_over_every_layout_is_urn_cores() {
         Some("urn:example:a%2cb?+r?=q#f"),
         Some(""),
         Some(&"urn:example:long".repeat(100)),
+        Some("see https://nbn-resolving.org/urn:nbn:de:x-1 and (urn:example:b)."),
+        Some(" isbn:0\u{2013}395\u{2013}36341\u{2013}1"),
+        Some("urn:example:a?b urn:ex:c"),
     ])
     .unwrap();
     agrees(&[]).unwrap();

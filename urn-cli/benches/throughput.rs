@@ -1,6 +1,9 @@
 //! Lines per second of `urn key`, `urn dedup`, `urn check` and `urn inspect` on 1,000,000 mixed
 //! lines (uuid, ietf, example with `%xx` and components; ~10% repeated spellings), the whole
-//! process from a file on stdin to /dev/null.
+//! process from a file on stdin to /dev/null. Then bytes per second of `urn find` over 100 MB of
+//! mixed text (prose, reference lines, links; a URN in about one line of four) against
+//! `grep -oE 'urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:[^[:space:]]+'` on the same file (which finds
+//! fewer, and takes trailing punctuation: the figure to beat, not a peer).
 //!
 //! `cargo bench -p urn-cli --bench throughput`
 #![allow(
@@ -74,5 +77,117 @@ fn throughput(c: &mut Criterion) {
     let _ = std::fs::remove_file(input);
 }
 
-criterion_group!(benches, throughput);
+/// 100 MB of mixed text: prose, catalogue and reference lines, links, and URNs among them.
+fn text_corpus() -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("urn-cli-bench-text-{}.txt", std::process::id()));
+    let mut file = std::io::BufWriter::new(File::create(&path).unwrap());
+    let words = [
+        "the",
+        "catalogue",
+        "record",
+        "of",
+        "Saturn:",
+        "edition",
+        "see",
+        "also",
+        "(print)",
+        "Zürich",
+        "résumé",
+        "2019.",
+        "pp.",
+        "turn:",
+        "left,",
+        "https://example.org/a?b=c",
+        "ISBN",
+        "978-0-395-36341-6",
+        "and",
+        "in",
+        "library",
+        "vol.",
+        "«quoted»",
+        "data;",
+    ];
+    let mut state = 0x2545_F491_4F6C_DD1D_u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut written = 0usize;
+    let mut line = String::new();
+    while written < 100_000_000 {
+        line.clear();
+        let r = next();
+        for k in 0..(8 + r % 12) {
+            line.push_str(words[(next() % words.len() as u64) as usize]);
+            line.push(' ');
+            if k == 3 && r % 4 == 0 {
+                let n = next();
+                match n % 5 {
+                    0 => line.push_str(&format!("(URN:ISBN:0-395-{:05}-1), ", n % 100_000)),
+                    1 => line.push_str(&format!(
+                        "https://nbn-resolving.org/urn:nbn:de:bvb:{}-{}. ",
+                        n % 100,
+                        n % 1_000_000
+                    )),
+                    2 => line.push_str(&format!(
+                        "urn:uuid:{:032x} ",
+                        u128::from(n) << 64 | u128::from(r)
+                    )),
+                    3 => line.push_str(&format!(
+                        "'urn:example:a{}%2Cb?=lang=en#p{}'; ",
+                        n % 999,
+                        n % 7
+                    )),
+                    _ => line.push_str(&format!("urn:ietf:rfc:{}. ", n % 9000)),
+                }
+            }
+        }
+        line.push('\n');
+        file.write_all(line.as_bytes()).unwrap();
+        written += line.len();
+    }
+    file.flush().unwrap();
+    path
+}
+
+fn find_in_text(c: &mut Criterion) {
+    let input = text_corpus();
+    let bytes = std::fs::metadata(&input).unwrap().len();
+    let mut group = c.benchmark_group("find in 100 MB of text");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20))
+        .throughput(Throughput::Bytes(bytes));
+    // Each writes into a pipe that is read to its end (GNU grep stops at the first match when
+    // its output is /dev/null).
+    let drained = |program: &str, args: &[&str]| {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(File::open(&input).unwrap())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = child.stdout.take().unwrap();
+        let read = std::io::copy(&mut out, &mut std::io::sink()).unwrap();
+        assert!(child.wait().unwrap().success());
+        read
+    };
+    group.bench_function("urn find", |b| {
+        b.iter(|| drained(env!("CARGO_BIN_EXE_urn"), &["find"]))
+    });
+    group.bench_function("grep -oE", |b| {
+        b.iter(|| {
+            drained(
+                "grep",
+                &["-oE", "urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:[^[:space:]]+"],
+            )
+        })
+    });
+    group.finish();
+    let _ = std::fs::remove_file(input);
+}
+
+criterion_group!(benches, throughput, find_in_text);
 criterion_main!(benches);
