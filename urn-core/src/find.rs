@@ -266,20 +266,28 @@ impl<'a> FindUrns<'a> {
         if run.len() > self.options.parse.max_len() {
             return None;
         }
+        // The parser first (it stops at the first byte that breaks a rule, so a start that is
+        // no URN costs little however long the run), then prose's end, then the parser again
+        // on what is left: each pass is over the URN found, which the search then skips.
         let mut len = run.len();
+        let mut stripped = false;
         loop {
-            if self.options.end == UrnEnd::Prose {
-                len = prose_len(run.as_bytes().get(..len)?);
-            }
             // The run is ASCII: every index is a character boundary.
             let candidate = run.get(..len)?;
             match UrnRef::parse_with(candidate, self.options.parse) {
                 Ok(urn) => {
-                    return Some(Found {
-                        urn,
-                        start,
-                        link_start: link_start(self.text, start, start + len),
-                    });
+                    let end = match self.options.end {
+                        UrnEnd::Prose if !stripped => prose_len(candidate.as_bytes()),
+                        _ => len,
+                    };
+                    if end == len {
+                        return Some(Found {
+                            urn,
+                            start,
+                            link_start: link_start(self.text, start, start + len),
+                        });
+                    }
+                    len = end;
                 }
                 Err(e) => {
                     // Where the URN must end: an empty r- or q-component is reported where it
@@ -293,9 +301,13 @@ impl<'a> FindUrns<'a> {
                     if cut <= "urn:".len() || cut >= len {
                         return None;
                     }
-                    len = cut;
+                    len = match self.options.end {
+                        UrnEnd::Prose => prose_len(run.as_bytes().get(..cut)?),
+                        UrnEnd::Longest => cut,
+                    };
                 }
             }
+            stripped = self.options.end == UrnEnd::Prose;
         }
     }
 }
