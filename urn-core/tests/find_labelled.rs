@@ -1,13 +1,24 @@
 //! `find` on the labelled snippets of `testdata/find/snippets.jsonl` (catalogue records,
 //! reference lists, READMEs, HTML, CSV cells, logs, prose; each with the URNs a reader takes
 //! from it): precision and recall of the spans, printed, and held to at least 0.99 each.
-#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing
+)]
 
 use std::collections::BTreeSet;
 
-/// Each snippet's text and the spans of its labels (each searched after the previous one).
-fn snippets() -> Vec<(String, String, BTreeSet<(usize, usize)>)> {
-    let path = format!("{}/../testdata/find/snippets.jsonl", env!("CARGO_MANIFEST_DIR"));
+/// A snippet's kind, its text and the byte spans of its labels.
+type Snippet = (String, String, BTreeSet<(usize, usize)>);
+
+/// Each snippet, the spans of its labels found in order (each after the previous one).
+fn snippets() -> Vec<Snippet> {
+    let path = format!(
+        "{}/../testdata/find/snippets.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).unwrap();
     text.lines()
         .map(|line| {
@@ -39,7 +50,9 @@ fn precision_and_recall_on_the_labelled_snippets() {
         found += got.len();
         labelled += spans.len();
         if &got != spans {
-            wrong.push(format!("{kind}: {text:?}: found {got:?}, labelled {spans:?}"));
+            wrong.push(format!(
+                "{kind}: {text:?}: found {got:?}, labelled {spans:?}"
+            ));
         }
     }
     let precision = right as f64 / found as f64;
