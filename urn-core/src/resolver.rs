@@ -102,14 +102,14 @@ const RESOLVERS: &[Resolver] = &[
         link: "doi.org/",
         form: LinkForm::Nss,
         preferred: true,
-        source: "DOI Handbook §3.8 (the doi.org proxy)",
+        source: "DOI Handbook (the doi.org proxy server)",
     },
     Resolver {
         urns: "urn:doi:",
         link: "dx.doi.org/",
         form: LinkForm::Nss,
         preferred: false,
-        source: "DOI Handbook §3.8 (the older proxy name)",
+        source: "DOI Handbook (dx.doi.org, the proxy's older name)",
     },
 ];
 
@@ -117,6 +117,14 @@ const RESOLVERS: &[Resolver] = &[
 /// (de and ch at nbn-resolving.org, at at resolver.obvsg.at, fi at urn.fi, se at urn.kb.se;
 /// nbn-resolving.org and nbn-resolving.de read for any country) and `urn:doi:` (doi.org,
 /// dx.doi.org). Besides these, [`unwrap_link`] reads any `http(s)://…/urn:…` link.
+///
+/// Sources (each row's [`Resolver::source`] names its own): inspirehep/inspire-next#1898 (the
+/// resolvers of de, ch, at, fi and se); clarin-eric/VLO#400 (nbn-resolving.org's
+/// `/redirect/` path stopped working in 2025, `/urn:nbn:…` works, also for fi);
+/// pangaea-data-publisher/fuji#112 and #274 (urn.fi, nbn-resolving.org); MyCoRe-Org/mir#59
+/// (nbn-resolving.de, the older host); the National Library of Sweden's URN:NBN pages (kb.se)
+/// for `urn.kb.se/resolve?urn=`; the DOI Handbook for the doi.org proxy and its older name
+/// dx.doi.org.
 ///
 /// ```
 /// let doi = urn_core::resolvers().iter().find(|r| r.urns == "urn:doi:").unwrap();
