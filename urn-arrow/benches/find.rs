@@ -11,6 +11,11 @@
     clippy::indexing_slicing
 )]
 
+// urn-core's bench corpora (the mixed text of `find`'s benches).
+#[path = "../../urn-core/benches/support/corpus.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod corpus;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -18,56 +23,10 @@ use arrow_array::{Array, StringArray};
 use urn_arrow::{OnInvalid, Op, compute};
 use urn_core::KeyRules;
 
-/// One line of mixed text per row.
+/// One line of mixed text per row: urn-core's bench lines for `find`.
 fn lines(rows: usize) -> Vec<String> {
-    let words = [
-        "the",
-        "catalogue",
-        "record",
-        "of",
-        "Saturn:",
-        "edition",
-        "see",
-        "(print)",
-        "Zürich",
-        "2019.",
-        "turn:",
-        "left,",
-        "https://example.org/a?b=c",
-        "ISBN",
-        "978-0-395-36341-6",
-    ];
-    let mut state = 0x2545_F491_4F6C_DD1D_u64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    (0..rows)
-        .map(|_| {
-            let r = next();
-            let mut line = String::new();
-            for k in 0..(6 + r % 10) {
-                line.push_str(words[(next() % words.len() as u64) as usize]);
-                line.push(' ');
-                if k == 2 && r % 4 == 0 {
-                    let n = next();
-                    line.push_str(&match n % 4 {
-                        0 => format!("(URN:ISBN:0-395-{:05}-1), ", n % 100_000),
-                        1 => format!(
-                            "https://nbn-resolving.org/urn:nbn:de:bvb:{}-{}. ",
-                            n % 100,
-                            n % 9999
-                        ),
-                        2 => format!("'urn:example:a{}%2Cb?=lang=en#p{}'; ", n % 999, n % 7),
-                        _ => format!("urn:ietf:rfc:{}. ", n % 9000),
-                    });
-                }
-            }
-            line
-        })
-        .collect()
+    let mut rng = corpus::Rng::new(0x2545_F491_4F6C_DD1D);
+    (0..rows).map(|_| corpus::text_line(&mut rng)).collect()
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {
@@ -104,7 +63,7 @@ fn main() {
     let (iterator, kernel) = (median(iterator), median(kernel));
     println!(
         "1,000,000 lines ({} MB): iterator {iterator:.2?}, Arrow kernel {kernel:.2?}, {:.2}x",
-        array.get_buffer_memory_size() / 1_000_000,
+        array.values().len() / 1_000_000,
         kernel.as_secs_f64() / iterator.as_secs_f64()
     );
 }

@@ -20,6 +20,11 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
+// urn-core's bench corpora (the mixed text of `find`'s benches).
+#[path = "../../urn-core/benches/support/corpus.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod corpus;
+
 const LINES: u64 = 1_000_000;
 
 fn corpus() -> std::path::PathBuf {
@@ -77,76 +82,17 @@ fn throughput(c: &mut Criterion) {
     let _ = std::fs::remove_file(input);
 }
 
-/// 100 MB of mixed text: prose, catalogue and reference lines, links, and URNs among them.
+/// 100 MB of mixed text: urn-core's bench lines for `find` (prose, catalogue and reference
+/// lines, links, and URNs among them).
 fn text_corpus() -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("urn-cli-bench-text-{}.txt", std::process::id()));
     let mut file = std::io::BufWriter::new(File::create(&path).unwrap());
-    let words = [
-        "the",
-        "catalogue",
-        "record",
-        "of",
-        "Saturn:",
-        "edition",
-        "see",
-        "also",
-        "(print)",
-        "Zürich",
-        "résumé",
-        "2019.",
-        "pp.",
-        "turn:",
-        "left,",
-        "https://example.org/a?b=c",
-        "ISBN",
-        "978-0-395-36341-6",
-        "and",
-        "in",
-        "library",
-        "vol.",
-        "«quoted»",
-        "data;",
-    ];
-    let mut state = 0x2545_F491_4F6C_DD1D_u64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let mut written = 0usize;
-    let mut line = String::new();
+    let mut rng = corpus::Rng::new(0x2545_F491_4F6C_DD1D);
+    let mut written = 0;
     while written < 100_000_000 {
-        line.clear();
-        let r = next();
-        for k in 0..(8 + r % 12) {
-            line.push_str(words[(next() % words.len() as u64) as usize]);
-            line.push(' ');
-            if k == 3 && r % 4 == 0 {
-                let n = next();
-                match n % 5 {
-                    0 => line.push_str(&format!("(URN:ISBN:0-395-{:05}-1), ", n % 100_000)),
-                    1 => line.push_str(&format!(
-                        "https://nbn-resolving.org/urn:nbn:de:bvb:{}-{}. ",
-                        n % 100,
-                        n % 1_000_000
-                    )),
-                    2 => line.push_str(&format!(
-                        "urn:uuid:{:032x} ",
-                        u128::from(n) << 64 | u128::from(r)
-                    )),
-                    3 => line.push_str(&format!(
-                        "'urn:example:a{}%2Cb?=lang=en#p{}'; ",
-                        n % 999,
-                        n % 7
-                    )),
-                    _ => line.push_str(&format!("urn:ietf:rfc:{}. ", n % 9000)),
-                }
-            }
-        }
-        line.push('\n');
-        file.write_all(line.as_bytes()).unwrap();
-        written += line.len();
+        let line = corpus::text_line(&mut rng);
+        writeln!(file, "{line}").unwrap();
+        written += line.len() + 1;
     }
     file.flush().unwrap();
     path

@@ -13,6 +13,8 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 #[path = "support/corpus.rs"]
+// `text_line` is for the benches of `find` (urn-cli, urn-arrow).
+#[allow(dead_code)]
 mod corpus;
 
 /// One benchmark per library for `op`, over the whole corpus per iteration.

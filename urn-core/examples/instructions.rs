@@ -19,6 +19,8 @@
 use std::hint::black_box;
 
 #[path = "../benches/support/corpus.rs"]
+// `text_line` is for the benches of `find` (urn-cli, urn-arrow).
+#[allow(dead_code)]
 mod corpus;
 
 fn main() {

@@ -193,3 +193,59 @@ pub fn long(n: usize) -> Vec<String> {
         })
         .collect()
 }
+
+/// One line of mixed text, for the benches of `find` (urn-cli's `urn find`, urn-arrow's
+/// `Op::Find`): words of prose, catalogue and reference lines (some non-ASCII, some that look
+/// like a URN's start), and in about one line of four a URN in one of five settings: an ISBN in
+/// parentheses, an NBN resolver link, a uuid, a quoted example with components, an IETF RFC,
+/// each followed by punctuation.
+pub fn text_line(rng: &mut Rng) -> String {
+    const WORDS: [&str; 24] = [
+        "the",
+        "catalogue",
+        "record",
+        "of",
+        "Saturn:",
+        "edition",
+        "see",
+        "also",
+        "(print)",
+        "Zürich",
+        "résumé",
+        "2019.",
+        "pp.",
+        "turn:",
+        "left,",
+        "https://example.org/a?b=c",
+        "ISBN",
+        "978-0-395-36341-6",
+        "and",
+        "in",
+        "library",
+        "vol.",
+        "«quoted»",
+        "data;",
+    ];
+    let mut line = String::new();
+    let words = 8 + rng.below(12);
+    let with_urn = rng.chance(25);
+    for k in 0..words {
+        line.push_str(rng.pick(&WORDS));
+        line.push(' ');
+        if k == 3 && with_urn {
+            let n = rng.next();
+            line.push_str(&match n % 5 {
+                0 => format!("(URN:ISBN:0-395-{:05}-1), ", n % 100_000),
+                1 => format!(
+                    "https://nbn-resolving.org/urn:nbn:de:bvb:{}-{}. ",
+                    n % 100,
+                    n % 1_000_000
+                ),
+                2 => format!("{}. ", uuid(rng)),
+                3 => format!("'urn:example:a{}%2Cb?=lang=en#p{}'; ", n % 999, n % 7),
+                _ => format!("urn:ietf:rfc:{}. ", n % 9000),
+            });
+        }
+    }
+    line
+}
