@@ -30,6 +30,12 @@ pub enum Operation {
     Check,
     /// Whether the text is a URN (`urn_valid`).
     Valid,
+    /// The URNs in the text, a list of structs: byte span, text, key (the current rules), the
+    /// resolver link's span (`urn_find`; urn-core's `find`).
+    Find,
+    /// What urn-core's `repair` makes of the text: a struct of the URN, the fixes and the
+    /// parser's error (`urn_repair`).
+    Repair,
 }
 
 impl Operation {
@@ -43,6 +49,8 @@ impl Operation {
             Operation::Nss => Op::Nss,
             Operation::Check => Op::Message,
             Operation::Valid => Op::IsValid,
+            Operation::Find => Op::Find(KeyRules::CURRENT),
+            Operation::Repair => Op::Repair,
         }
     }
 }
@@ -60,11 +68,13 @@ pub struct UrnFunction {
 }
 
 impl UrnFunction {
-    /// The function computing `operation`, failing or giving NULL on invalid text. `Check` and
-    /// `Valid` never fail: `on_invalid` is ignored for them.
+    /// The function computing `operation`, failing or giving NULL on invalid text. `Check`,
+    /// `Valid`, `Find` and `Repair` never fail: `on_invalid` is ignored for them.
     pub fn new(operation: Operation, on_invalid: OnInvalid) -> Self {
         let on_invalid = match operation {
-            Operation::Check | Operation::Valid => OnInvalid::Null,
+            Operation::Check | Operation::Valid | Operation::Find | Operation::Repair => {
+                OnInvalid::Null
+            }
             _ => on_invalid,
         };
         let name = match (operation, on_invalid) {
@@ -80,6 +90,8 @@ impl UrnFunction {
             (Operation::Nss, OnInvalid::Null) => "try_urn_nss",
             (Operation::Check, _) => "urn_check",
             (Operation::Valid, _) => "urn_valid",
+            (Operation::Find, _) => "urn_find",
+            (Operation::Repair, _) => "urn_repair",
         };
         UrnFunction {
             name,
@@ -114,9 +126,12 @@ impl UrnFunction {
         &self.signature
     }
 
-    /// Whether the result is text (else boolean).
+    /// Whether the result is text (else boolean, list or struct).
     pub(crate) fn returns_text(&self) -> bool {
-        self.operation != Operation::Valid
+        !matches!(
+            self.operation,
+            Operation::Valid | Operation::Find | Operation::Repair
+        )
     }
 
     /// The error of the kernel, as this function's: for text that is not a URN, the function,

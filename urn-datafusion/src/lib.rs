@@ -80,12 +80,26 @@ pub fn urn_valid() -> Arc<ScalarUDF> {
     UrnFunction::new(Operation::Valid, OnInvalid::Null).into_udf()
 }
 
+/// `urn_find(s)`: the URNs in the text, a list of structs (`start`, `end`: byte offsets;
+/// `text`; `key`; `link_start`, `link_end`: the resolver link's span or NULL), as urn-core's
+/// `find` finds them (prose's end of a URN). Never an error.
+pub fn urn_find() -> Arc<ScalarUDF> {
+    UrnFunction::new(Operation::Find, OnInvalid::Null).into_udf()
+}
+
+/// `urn_repair(s)`: what urn-core's `repair` makes of the text, a struct of `urn` (NULL when
+/// not repaired), `fixes` (a list of structs: `kind`, `start`, `end`, `before`, `after`) and
+/// `error` (`kind`, `offset`; NULL when repaired). Never an error.
+pub fn urn_repair() -> Arc<ScalarUDF> {
+    UrnFunction::new(Operation::Repair, OnInvalid::Null).into_udf()
+}
+
 /// Every function of this crate: the seven of urn-sql's SQL and the five `try_` forms.
 ///
 /// ```
 /// let names: Vec<String> = urn_datafusion::all().iter().map(|f| f.name().to_owned()).collect();
 /// assert!(names.contains(&"urn_key_v2".to_owned()) && names.contains(&"try_urn_key_v1".to_owned()));
-/// assert_eq!(names.len(), 12);
+/// assert_eq!(names.len(), 14);
 /// ```
 pub fn all() -> Vec<Arc<ScalarUDF>> {
     vec![
@@ -101,6 +115,8 @@ pub fn all() -> Vec<Arc<ScalarUDF>> {
         try_urn_nss(),
         urn_check(),
         urn_valid(),
+        urn_find(),
+        urn_repair(),
     ]
 }
 

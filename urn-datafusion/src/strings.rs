@@ -3,7 +3,7 @@
 
 use datafusion_common::arrow::array::ArrayRef;
 use datafusion_common::{Result, ScalarValue, exec_err};
-use urn_arrow::{Answer, OnInvalid, answer};
+use urn_arrow::{Answer, OnInvalid, Op, answer};
 
 use crate::function::{UrnFunction, invalid};
 
@@ -12,8 +12,16 @@ pub(crate) fn array(f: &UrnFunction, array: &ArrayRef) -> Result<ArrayRef> {
     urn_arrow::compute(f.operation().op(), f.on_invalid(), array.as_ref()).map_err(|e| f.error(e))
 }
 
-/// `f` over a scalar argument: the result scalar of the same layout.
+/// `f` over a scalar argument: the result scalar of the same layout (a list or struct result
+/// through the kernel, as a one-row array).
 pub(crate) fn scalar(f: &UrnFunction, value: &ScalarValue) -> Result<ScalarValue> {
+    if matches!(value, ScalarValue::Null) {
+        return scalar(f, &ScalarValue::Utf8(None));
+    }
+    if matches!(f.operation().op(), Op::Find(_) | Op::Repair) {
+        let result = array(f, &value.to_array()?)?;
+        return ScalarValue::try_from_array(&result, 0);
+    }
     let wrap = |text: Option<String>| match value {
         ScalarValue::LargeUtf8(_) => ScalarValue::LargeUtf8(text),
         ScalarValue::Utf8View(_) => ScalarValue::Utf8View(text),

@@ -45,21 +45,21 @@ impl ScalarUDFImpl for UrnFunction {
         }
     }
 
-    /// A text result has the argument's layout (a dictionary's values too); `urn_valid` is
-    /// boolean.
+    /// urn-arrow's output type: a text result has the argument's layout (a dictionary's
+    /// values too); `urn_valid` is boolean, `urn_find` a list and `urn_repair` a struct.
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
-        match (arg_types, self.returns_text()) {
-            (_, false) => Ok(DataType::Boolean),
-            ([t], true) if is_string(t) => Ok(t.clone()),
-            ([DataType::Dictionary(key, value)], true) if is_string(value) => {
-                Ok(DataType::Dictionary(key.clone(), value.clone()))
+        let input = match arg_types {
+            [DataType::Null] => &DataType::Utf8,
+            [t] => t,
+            _ => {
+                return plan_err!(
+                    "{}() takes one string argument, not {arg_types:?}",
+                    self.sql_name()
+                );
             }
-            ([DataType::Null], true) => Ok(DataType::Utf8),
-            _ => plan_err!(
-                "{}() takes one string argument, not {arg_types:?}",
-                self.sql_name()
-            ),
-        }
+        };
+        urn_arrow::output_type(self.operation().op(), input)
+            .or_else(|e| plan_err!("{}(): {e}", self.sql_name()))
     }
 
     fn is_strict(&self) -> bool {

@@ -142,6 +142,70 @@ fn texts(array: &ArrayRef) -> Vec<Option<String>> {
         .collect()
 }
 
+/// The functions of one text or boolean per value (not `urn_find`'s lists nor `urn_repair`'s
+/// structs, which `find_and_repair_are_the_kernels` checks).
+fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
+    urn_datafusion::all()
+        .into_iter()
+        .filter(|f| !matches!(f.name(), "urn_find" | "urn_repair"))
+        .collect()
+}
+
+/// `urn_find` and `urn_repair` give urn-arrow's lists and structs (which urn-arrow's tests hold
+/// to urn-core's `find` and `repair`) on every layout, as arrays and as scalars.
+#[test]
+fn find_and_repair_are_the_kernels() {
+    let inputs = inputs();
+    let mut values: Vec<Option<&str>> =
+        inputs.iter().step_by(3).map(|s| Some(s.as_str())).collect();
+    values.extend([
+        Some("see https://nbn-resolving.org/urn:nbn:de:x-1 and (URN:ISBN:0-395-36341-1)."),
+        Some(" isbn:0\u{2013}395\u{2013}36341\u{2013}1"),
+        None,
+    ]);
+    let plain: ArrayRef = Arc::new(StringArray::from(values.clone()));
+    for (udf, op) in [
+        (
+            urn_datafusion::urn_find(),
+            urn_arrow::Op::Find(urn_core::KeyRules::CURRENT),
+        ),
+        (urn_datafusion::urn_repair(), urn_arrow::Op::Repair),
+    ] {
+        let want = urn_arrow::compute(op, urn_arrow::OnInvalid::Null, plain.as_ref()).unwrap();
+        for layout in layouts(&values) {
+            let got = invoke(&udf, &layout).unwrap();
+            assert!(
+                got.to_data() == want.to_data(),
+                "{} on {:?}",
+                udf.name(),
+                layout.data_type()
+            );
+        }
+        for (i, value) in values.iter().enumerate().step_by(97) {
+            let arg = ScalarValue::Utf8(value.map(str::to_owned));
+            let return_type = udf.return_type(&[DataType::Utf8]).unwrap();
+            let result = udf
+                .invoke_with_args(ScalarFunctionArgs {
+                    args: vec![ColumnarValue::Scalar(arg)],
+                    arg_fields: vec![Arc::new(Field::new("x", DataType::Utf8, true))],
+                    number_rows: 1,
+                    return_field: Arc::new(Field::new(udf.name(), return_type.clone(), true)),
+                    config_options: Arc::new(ConfigOptions::default()),
+                })
+                .unwrap();
+            let ColumnarValue::Scalar(got) = result else {
+                panic!("an array for a scalar");
+            };
+            assert_eq!(got.data_type(), return_type);
+            assert_eq!(
+                got,
+                ScalarValue::try_from_array(&want, i).unwrap(),
+                "{value:?}"
+            );
+        }
+    }
+}
+
 /// Every function on every input and layout: the lenient ones on all inputs at once, the
 /// strict ones on the valid inputs at once and on each invalid one alone.
 #[test]
@@ -160,7 +224,7 @@ fn every_function_agrees_with_urn_core_on_every_layout() {
     let mut all: Vec<Option<&str>> = inputs.iter().map(|s| Some(s.as_str())).collect();
     all.push(None);
     let mut checked = 0;
-    for udf in urn_datafusion::all() {
+    for udf in scalar_functions() {
         let name = udf.name().to_owned();
         let strict = matches!(
             name.as_str(),
@@ -228,7 +292,7 @@ fn a_strict_function_fails_only_on_values_rows_use() {
 #[test]
 fn scalars_of_every_layout() {
     let inputs = inputs();
-    for udf in urn_datafusion::all() {
+    for udf in scalar_functions() {
         let name = udf.name().to_owned();
         for text in inputs.iter().step_by(13) {
             for make in [
@@ -327,6 +391,26 @@ async fn sql_calls() {
         .unwrap();
     assert_eq!(t, DataType::Boolean);
     assert_eq!(v, [Some("true".to_owned()), Some("false".to_owned()), None]);
+    // Lists and structs: their fields in SQL.
+    let (_, v) = one("SELECT u['text'] FROM (SELECT unnest(urn_find(x)) AS u \
+         FROM (VALUES ('see (urn:example:a), URN:ISBN:0-395-36341-1.')) AS t(x))")
+    .await
+    .unwrap();
+    assert_eq!(
+        v,
+        [
+            Some("urn:example:a".to_owned()),
+            Some("URN:ISBN:0-395-36341-1".to_owned())
+        ]
+    );
+    let (_, v) = one("SELECT urn_repair(' isbn:0-395-36341-1')['urn']")
+        .await
+        .unwrap();
+    assert_eq!(v, [Some("urn:isbn:0-395-36341-1".to_owned())]);
+    let (_, v) = one("SELECT urn_repair('urn:example:a?b')['error']['kind']")
+        .await
+        .unwrap();
+    assert_eq!(v, [Some("bare_question_mark".to_owned())]);
 }
 
 proptest! {

@@ -7,6 +7,7 @@
 //!   the `UrnError` raised with the Rust error kind, byte offset and message;
 //! - [`arrow`]: the same over Arrow string arrays (C Data Interface, read without copying);
 //! - [`polars_expr`]: the same as a Polars expression plugin (this library is the plugin);
+//! - [`dirty`]: `find` and `repair`, URNs in free text and near-misses repaired;
 //! - [`ops`]: the columnar operations by name, one list for Arrow, Polars and Python (the
 //!   per-value work of both is urn-arrow's, shared with urn-datafusion);
 //! - [`text`]: a Python `str` read as UTF-8, without a copy where the interpreter allows it.
@@ -14,6 +15,7 @@
 use pyo3::prelude::*;
 
 pub mod arrow;
+pub mod dirty;
 pub mod ops;
 pub mod polars_expr;
 pub mod scalar;
@@ -38,6 +40,7 @@ fn json_schema(nid: Option<&str>) -> PyResult<String> {
 fn _urnkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     scalar::register(m)?;
     arrow::register(m)?;
+    dirty::register(m)?;
     ops::register(m)?;
     m.add_function(wrap_pyfunction!(json_schema, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

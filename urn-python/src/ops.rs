@@ -31,6 +31,12 @@ macro_rules! operations {
             check => urn_arrow::Op::Problem,
                 _polars_plugin_urn_check, _polars_plugin_field_urn_check,
                 "why the value is not a URN: struct{kind: str, offset: i64}, null for a valid URN";
+            find => urn_arrow::Op::Find(urn_core::KeyRules::CURRENT),
+                _polars_plugin_urn_find, _polars_plugin_field_urn_find,
+                "the URNs in the text: list[struct{start: i64, end: i64, text: str, key: str, link_start: i64, link_end: i64}], offsets in UTF-8 bytes";
+            repair => urn_arrow::Op::Repair,
+                _polars_plugin_urn_repair, _polars_plugin_field_urn_repair,
+                "what repair makes of the text: struct{urn: str, fixes: list[struct{kind, start, end, before, after}], error: struct{kind, offset}}";
         }
     };
 }
@@ -68,6 +74,7 @@ pub fn op(operation: &str, rules: Option<&str>) -> PyResult<Op> {
         .ok_or_else(|| PyValueError::new_err(format!("no operation {operation:?}")))?;
     match (op, rules) {
         (Op::Key(_), Some(rules)) => Ok(Op::Key(key_rules(rules)?)),
+        (Op::Find(_), Some(rules)) => Ok(Op::Find(key_rules(rules)?)),
         (op, None) => Ok(op),
         (_, Some(_)) => Err(PyValueError::new_err(format!(
             "{operation} takes no key rules"

@@ -12,14 +12,17 @@ use std::cell::RefCell;
 use std::ffi::{CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
 use polars_arrow::array::{BooleanArray, MutableBinaryViewArray, Utf8ViewArray};
 use polars_arrow::bitmap::Bitmap;
-use polars_arrow::ffi::{ArrowSchema, export_field_to_c, import_field_from_c};
+use polars_arrow::ffi::{
+    ArrowSchema, export_array_to_c, export_field_to_c, import_array_from_c, import_field_from_c,
+};
 use polars_core::prelude::*;
 use polars_error::polars_err;
 use polars_ffi::version_0::{CallerContext, SeriesExport, export_series, import_series_buffer};
 
-use urn_arrow::{Answer, Op, answer, offset_i64};
+use urn_arrow::{Answer, OnInvalid, Op, answer, offset_i64};
 
 use crate::ops::operations;
 
@@ -224,11 +227,81 @@ fn problems(inputs: &[Series]) -> PolarsResult<Series> {
     Ok(out.with_outer_validity(Some(validity)).into_series())
 }
 
-/// `op` over the input column: its text, flag or problem per value.
+/// A polars-arrow array as an arrow-rs array, through the Arrow C Data Interface (no copy).
+fn to_arrow_rs(chunk: Box<dyn polars_arrow::array::Array>) -> PolarsResult<arrow_array::ArrayRef> {
+    let field = polars_arrow::datatypes::Field::new("".into(), chunk.dtype().clone(), true);
+    let schema = export_field_to_c(&field);
+    let array = export_array_to_c(chunk);
+    // SAFETY: both libraries' structs are the C Data Interface's `ArrowArray` and
+    // `ArrowSchema` (`repr(C)`, the same fields; `transmute` checks the sizes). The array's
+    // ownership (its release callback) moves to arrow-rs, which releases it once; the schema
+    // is released when `schema` drops.
+    let (array, schema) = unsafe {
+        (
+            std::mem::transmute::<polars_arrow::ffi::ArrowArray, FFI_ArrowArray>(array),
+            std::mem::transmute::<ArrowSchema, FFI_ArrowSchema>(schema),
+        )
+    };
+    // SAFETY: `array` and `schema` were exported just above, valid and matching.
+    let data = unsafe { arrow_array::ffi::from_ffi(array, &schema) }
+        .map_err(|e| polars_err!(ComputeError: "urnkit: {e}"))?;
+    Ok(arrow_array::make_array(data))
+}
+
+/// An arrow-rs array as a polars-arrow array, through the Arrow C Data Interface (no copy).
+fn from_arrow_rs(
+    array: &arrow_array::ArrayRef,
+) -> PolarsResult<Box<dyn polars_arrow::array::Array>> {
+    let (array, schema) = arrow_array::ffi::to_ffi(&array.to_data())
+        .map_err(|e| polars_err!(ComputeError: "urnkit: {e}"))?;
+    // SAFETY: as in `to_arrow_rs`, the other way.
+    let (array, schema) = unsafe {
+        (
+            std::mem::transmute::<FFI_ArrowArray, polars_arrow::ffi::ArrowArray>(array),
+            std::mem::transmute::<FFI_ArrowSchema, ArrowSchema>(schema),
+        )
+    };
+    // SAFETY: `schema` and `array` were exported by arrow-rs just above, valid and matching.
+    let field = unsafe { import_field_from_c(&schema) }?;
+    // SAFETY: as above; the array's ownership moves to polars-arrow.
+    unsafe { import_array_from_c(array, field.dtype().clone()) }
+}
+
+/// `op` over the input column through urn-arrow's kernel, chunk by chunk (the lists and
+/// structs of `find` and `repair`).
+fn through_kernel(op: Op, inputs: &[Series]) -> PolarsResult<Series> {
+    let ca = strings(inputs)?;
+    let chunks = ca
+        .downcast_iter()
+        .map(|chunk| {
+            let input = to_arrow_rs(chunk.clone().boxed())?;
+            let output = urn_arrow::compute(op, OnInvalid::Null, input.as_ref())
+                .map_err(|e| polars_err!(ComputeError: "urnkit: {e}"))?;
+            from_arrow_rs(&output)
+        })
+        .collect::<PolarsResult<Vec<_>>>()?;
+    Series::from_arrow_chunks(ca.name().clone(), chunks)
+}
+
+/// The Polars type of urn-arrow's output for `op` over strings.
+fn kernel_dtype(op: Op) -> PolarsResult<DataType> {
+    let output = urn_arrow::output_type(op, &arrow_schema::DataType::Utf8View)
+        .map_err(|e| polars_err!(ComputeError: "urnkit: {e}"))?;
+    let schema = FFI_ArrowSchema::try_from(&arrow_schema::Field::new("", output, true))
+        .map_err(|e| polars_err!(ComputeError: "urnkit: {e}"))?;
+    // SAFETY: as in `to_arrow_rs`.
+    let schema = unsafe { std::mem::transmute::<FFI_ArrowSchema, ArrowSchema>(schema) };
+    // SAFETY: `schema` was exported by arrow-rs just above.
+    let field = unsafe { import_field_from_c(&schema) }?;
+    Ok(Field::from(&field).dtype().clone())
+}
+
+/// `op` over the input column: its text, flag, problem, hits or repair per value.
 fn compute(op: Op, inputs: &[Series]) -> PolarsResult<Series> {
     match op {
         Op::IsValid => flags(inputs),
         Op::Problem => problems(inputs),
+        Op::Find(_) | Op::Repair => through_kernel(op, inputs),
         _ => texts(op, inputs),
     }
 }
@@ -238,6 +311,7 @@ fn field(op: Op, inputs: &[Field]) -> PolarsResult<Field> {
     match op {
         Op::IsValid => named(inputs, DataType::Boolean),
         Op::Problem => named(inputs, check_dtype()),
+        Op::Find(_) | Op::Repair => named(inputs, kernel_dtype(op)?),
         _ => named(inputs, DataType::String),
     }
 }

@@ -53,7 +53,7 @@ fn parse_ref<'t>(py: Python<'_>, text: &'t str, syntax: Syntax) -> PyResult<UrnR
 }
 
 /// The grammar named by the `syntax` argument.
-fn syntax(name: &str) -> PyResult<Syntax> {
+pub(crate) fn syntax(name: &str) -> PyResult<Syntax> {
     match name {
         "rfc8141" => Ok(Syntax::Rfc8141),
         "rfc2141" => Ok(Syntax::Rfc2141),

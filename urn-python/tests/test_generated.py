@@ -39,13 +39,15 @@ def _sentence(doc: str) -> str:
 
 
 def init_imports() -> str:
-    names = sorted(["Urn", "__version__", "is_valid", "key", "parse", *_classes()])
+    names = sorted(["Urn", "__version__", "find", "is_valid", "key", "parse", "repair", *_classes()])
     lines = "".join(f"    {name},\n" for name in names)
     return f"from ._urnkit import (\n{lines})\n"
 
 
 def init_all() -> str:
-    names = sorted(["Urn", "UrnError", "__version__", "is_valid", "key", "parse", *_classes()])
+    names = sorted(
+        ["Urn", "UrnError", "__version__", "find", "is_valid", "key", "parse", "repair", *_classes()]
+    )
     lines = "".join(f'    "{name}",\n' for name in names)
     return f"__all__ = [\n{lines}]\n"
 

@@ -17,7 +17,7 @@ def blocks() -> List[str]:
 
 def test_every_block_runs() -> None:
     found = blocks()
-    assert len(found) == 5
+    assert len(found) == 6
     for code in found:
         namespace: Dict[str, Any] = {"__name__": "readme"}
         out = io.StringIO()

@@ -29,9 +29,11 @@ from ._urnkit import (
     Urn,
     UuidUrn,
     __version__,
+    find,
     is_valid,
     key,
     parse,
+    repair,
 )
 # END GENERATED
 
@@ -52,8 +54,10 @@ __all__ = [
     "UrnError",
     "UuidUrn",
     "__version__",
+    "find",
     "is_valid",
     "key",
     "parse",
+    "repair",
 ]
 # END GENERATED

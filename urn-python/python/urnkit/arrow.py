@@ -38,7 +38,7 @@ def _run(operation: str, values: Union[Array, ChunkedArray]) -> Union[Array, Chu
 
 
 # BEGIN GENERATED (functions: tests/test_generated.py)
-__all__ = ["check", "is_valid", "key", "key_v1", "nid", "nss"]
+__all__ = ["check", "find", "is_valid", "key", "key_v1", "nid", "nss", "repair"]
 
 
 @overload
@@ -93,4 +93,22 @@ def check(values: Array) -> Array: ...
 def check(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
     """Why the value is not a URN: struct{kind: str, offset: i64}, null for a valid URN."""
     return _run("check", values)
+
+
+@overload
+def find(values: ChunkedArray) -> ChunkedArray: ...
+@overload
+def find(values: Array) -> Array: ...
+def find(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
+    """The URNs in the text: list[struct{start: i64, end: i64, text: str, key: str, link_start: i64, link_end: i64}], offsets in UTF-8 bytes."""
+    return _run("find", values)
+
+
+@overload
+def repair(values: ChunkedArray) -> ChunkedArray: ...
+@overload
+def repair(values: Array) -> Array: ...
+def repair(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
+    """What repair makes of the text: struct{urn: str, fixes: list[struct{kind, start, end, before, after}], error: struct{kind, offset}}."""
+    return _run("repair", values)
 # END GENERATED

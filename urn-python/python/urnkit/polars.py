@@ -39,7 +39,7 @@ def _call(function: str, expr: IntoExpr) -> pl.Expr:
 
 
 # BEGIN GENERATED (functions: tests/test_generated.py)
-__all__ = ["UrnNamespace", "check", "is_valid", "key", "key_v1", "nid", "nss"]
+__all__ = ["UrnNamespace", "check", "find", "is_valid", "key", "key_v1", "nid", "nss", "repair"]
 
 
 def key(expr: IntoExpr) -> pl.Expr:
@@ -72,6 +72,16 @@ def check(expr: IntoExpr) -> pl.Expr:
     return _call("urn_check", expr)
 
 
+def find(expr: IntoExpr) -> pl.Expr:
+    """The URNs in the text: list[struct{start: i64, end: i64, text: str, key: str, link_start: i64, link_end: i64}], offsets in UTF-8 bytes."""
+    return _call("urn_find", expr)
+
+
+def repair(expr: IntoExpr) -> pl.Expr:
+    """What repair makes of the text: struct{urn: str, fixes: list[struct{kind, start, end, before, after}], error: struct{kind, offset}}."""
+    return _call("urn_repair", expr)
+
+
 @pl.api.register_expr_namespace("urn")
 class UrnNamespace:
     """``pl.col(...).urn``: the URN functions on a string expression."""
@@ -102,4 +112,12 @@ class UrnNamespace:
     def check(self) -> pl.Expr:
         """Why the value is not a URN: struct{kind: str, offset: i64}, null for a valid URN."""
         return check(self._expr)
+
+    def find(self) -> pl.Expr:
+        """The URNs in the text: list[struct{start: i64, end: i64, text: str, key: str, link_start: i64, link_end: i64}], offsets in UTF-8 bytes."""
+        return find(self._expr)
+
+    def repair(self) -> pl.Expr:
+        """What repair makes of the text: struct{urn: str, fixes: list[struct{kind, start, end, before, after}], error: struct{kind, offset}}."""
+        return repair(self._expr)
 # END GENERATED
