@@ -17,8 +17,12 @@ mkdir -p "$unpacked"
 
 # The workspace's publishable crates (urn-examples is publish = false).
 cargo package --workspace --exclude urn-examples "${dirty[@]}"
+# `--touch`: the files get the time of unpacking, not the fixed time cargo writes into every
+# .crate. With that fixed time, a build directory that had compiled the same path from an
+# earlier .crate (URN_CI_TARGETS outlives the clone) took the old build as up to date, and a
+# package verified against the previous urn-core (it failed to find urn_core::find).
 for crate in target/package/*.crate; do
-    tar -xzf "$crate" -C "$unpacked"
+    tar -xzf "$crate" -C "$unpacked" --touch
 done
 
 # `--config` arguments that point crates-io's copies of the named crates at the unpacked ones.
@@ -71,7 +75,7 @@ package_separate() {
     cp "$lock" "$dir/Cargo.lock"
     rm -f "$lock"
     rm -rf "$unpacked/$dir"-[0-9]*/
-    tar -xzf "$target"/package/"$dir"-*.crate -C "$unpacked"
+    tar -xzf "$target"/package/"$dir"-*.crate -C "$unpacked" --touch
 }
 mapfile -t sqlite_ext < <(patches urn-core urn-sql)
 package_separate urn-sqlite-ext "${sqlite_ext[@]}"
