@@ -8,15 +8,24 @@ use urn_core::{FindOptions, UrnEnd, find_with, repair as repair_text};
 
 use crate::text::utf8;
 
-/// Code-point offsets of byte offsets into one text.
+/// Code-point offsets of byte offsets into one text (the same numbers when it is ASCII, as
+/// nearly every text with URNs is: asked once, not per offset).
 struct CodePoints<'t> {
     text: &'t str,
+    ascii: bool,
 }
 
-impl CodePoints<'_> {
+impl<'t> CodePoints<'t> {
+    fn new(text: &'t str) -> Self {
+        CodePoints {
+            text,
+            ascii: text.is_ascii(),
+        }
+    }
+
     /// The code-point offset of byte offset `byte` (a character boundary).
     fn at(&self, byte: usize) -> usize {
-        if self.text.is_ascii() {
+        if self.ascii {
             return byte;
         }
         self.text.get(..byte).map_or(0, |head| head.chars().count())
@@ -46,7 +55,7 @@ fn find<'py>(
     let options = FindOptions::new()
         .with_parse_options(crate::scalar::syntax(syntax)?.into())
         .with_end(end);
-    let at = CodePoints { text: &text };
+    let at = CodePoints::new(&text);
     let out = PyList::empty(py);
     for found in find_with(&text, options) {
         let hit = PyDict::new(py);
@@ -68,7 +77,7 @@ fn find<'py>(
 fn repair<'py>(py: Python<'py>, text: &Bound<'_, PyString>) -> PyResult<Bound<'py, PyDict>> {
     let input = utf8(text)?;
     let repaired = repair_text(&input);
-    let at = CodePoints { text: &input };
+    let at = CodePoints::new(&input);
     let fixes = PyList::empty(py);
     for fix in repaired.fixes() {
         let item = PyDict::new(py);
