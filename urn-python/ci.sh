@@ -10,7 +10,7 @@
 #   CARGO_TARGET_DIR  the Rust target directory (default ~/.cache/urn-ci-target/python): the
 #                     Polars crates take most of the cold build
 # URNKIT_PROFILE: the cargo profile of the wheel and the oracle (default release; .ci/run sets
-# ci, release with lighter optimizations, see Cargo.toml).
+# ci, the release profile at opt-level 0, see Cargo.toml).
 set -euo pipefail
 cd "$(dirname "$0")"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}"
