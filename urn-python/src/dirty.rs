@@ -2,6 +2,8 @@
 //! results as dicts whose offsets are the `str`'s (code points, so `text[start:end]` is the
 //! URN), not UTF-8 bytes as in the columnar functions.
 
+use std::cell::Cell;
+
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use urn_core::{FindOptions, UrnEnd, find_with, repair as repair_text};
@@ -9,10 +11,14 @@ use urn_core::{FindOptions, UrnEnd, find_with, repair as repair_text};
 use crate::text::utf8;
 
 /// Code-point offsets of byte offsets into one text (the same numbers when it is ASCII, as
-/// nearly every text with URNs is: asked once, not per offset).
+/// nearly every text with URNs is: asked once, not per offset). Otherwise it counts from the
+/// offset it converted last, so offsets that come nearly in order (a URN's, then its link's)
+/// cost their distance, not the length of the text before them.
 struct CodePoints<'t> {
     text: &'t str,
     ascii: bool,
+    /// The last byte offset converted and its code-point offset.
+    last: Cell<(usize, usize)>,
 }
 
 impl<'t> CodePoints<'t> {
@@ -20,6 +26,7 @@ impl<'t> CodePoints<'t> {
         CodePoints {
             text,
             ascii: text.is_ascii(),
+            last: Cell::new((0, 0)),
         }
     }
 
@@ -28,7 +35,15 @@ impl<'t> CodePoints<'t> {
         if self.ascii {
             return byte;
         }
-        self.text.get(..byte).map_or(0, |head| head.chars().count())
+        let count = |range: Option<&str>| range.map_or(0, |part| part.chars().count());
+        let (from, points) = self.last.get();
+        let at = if byte >= from {
+            points + count(self.text.get(from..byte))
+        } else {
+            points.saturating_sub(count(self.text.get(byte..from)))
+        };
+        self.last.set((byte, at));
+        at
     }
 }
 
