@@ -291,10 +291,12 @@ impl<'a> FindUrns<'a> {
                 }
                 Err(e) => {
                     // Where the URN must end: an empty r- or q-component is reported where it
-                    // would start, after its two-byte marker (`?+`, `?=`); any other error at
-                    // the byte that broke the rule.
+                    // would start, after its two-byte marker (`?+`, `?=`), and what comes
+                    // before the marker's last byte is tried next (an r- or q-component may
+                    // end with the `?`; where it may not, the parser says so at the `?`); any
+                    // other error at the byte that broke the rule.
                     let cut = match e.kind() {
-                        ErrorKind::EmptyComponent { .. } => e.offset().saturating_sub(2),
+                        ErrorKind::EmptyComponent { .. } => e.offset().saturating_sub(1),
                         _ => e.offset(),
                     };
                     // Before that byte there may be a URN (never before the NID).

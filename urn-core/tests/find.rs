@@ -82,6 +82,11 @@ fn the_longest_match_keeps_punctuation() {
     assert_eq!(longest("(urn:example:a)"), [(1, "urn:example:a)")]);
     assert_eq!(longest("urn:example:a?b"), [(0, "urn:example:a")]);
     assert_eq!(longest("urn:example:a?"), [(0, "urn:example:a")]);
+    // An empty component's marker cut off, but not the `?` an r- or q-component may end with.
+    assert_eq!(longest("urn:example:a?+b?="), [(0, "urn:example:a?+b?")]);
+    assert_eq!(longest("urn:example:a?=b?+"), [(0, "urn:example:a?=b?+")]);
+    assert_eq!(longest("urn:example:a?+"), [(0, "urn:example:a")]);
+    assert_eq!(longest("urn:example:a?+?=q"), [(0, "urn:example:a")]);
 }
 
 #[test]
