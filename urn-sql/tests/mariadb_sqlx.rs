@@ -135,7 +135,8 @@ fn failure(err: &sqlx::Error) -> (String, String) {
 /// (length edges and long random URNs included), the long inputs of every shape, and 30,000
 /// proptest strings (valid URNs, respellings, one-character mutations, near-URN and any text).
 /// For each: `urn_check` is the parser's message or NULL, `urn_valid` its verdict, and
-/// `urn_key_v1` the key, or SQLSTATE 45000 with the parser's message.
+/// `urn_key_v1` and `urn_key_v2` the keys (the generated columns' expressions too), or SQLSTATE
+/// 45000 with the parser's message.
 #[tokio::test]
 async fn functions_agree_with_the_parser_on_every_input() {
     let Some(db) = Db::new("mariadb_differential").await else {
@@ -459,25 +460,36 @@ async fn the_install_refuses_routines_another_user_defined() {
         check.as_deref(),
         Some("invalid URN: ' ' at byte 13 is not allowed in the NSS")
     );
-    db.server
-        .execute(AssertSqlSafe(format!(
-            "DROP FUNCTION {0}.urn_valid; \
-             CREATE DEFINER = '{user}'@'localhost' FUNCTION {0}.urn_valid(v TEXT) RETURNS BOOLEAN \
-             DETERMINISTIC NO SQL RETURN TRUE",
-            db.name
-        )))
-        .await
-        .unwrap();
-    let err = install(&db.pool).await.unwrap_err();
-    let (code, message) = failure(&err);
-    assert_eq!(code, "45000", "{message}");
-    assert!(
-        message.contains(&format!(
-            "function {}.urn_valid is defined by {user}@localhost",
-            db.name
-        )),
-        "{message}"
-    );
+    // Each function the install makes (the key functions of every version too).
+    for function in ["urn_valid", "urn_key_v1", "urn_key_v2"] {
+        db.server
+            .execute(AssertSqlSafe(format!(
+                "DROP FUNCTION {0}.{function}; \
+                 CREATE DEFINER = '{user}'@'localhost' FUNCTION {0}.{function}(v TEXT) \
+                 RETURNS TEXT DETERMINISTIC NO SQL RETURN v",
+                db.name
+            )))
+            .await
+            .unwrap();
+        let err = install(&db.pool).await.unwrap_err();
+        let (code, message) = failure(&err);
+        assert_eq!(code, "45000", "{message}");
+        assert!(
+            message.contains(&format!(
+                "function {}.{function} is defined by {user}@localhost",
+                db.name
+            )),
+            "{message}"
+        );
+        db.server
+            .execute(AssertSqlSafe(format!(
+                "DROP FUNCTION {0}.{function}",
+                db.name
+            )))
+            .await
+            .unwrap();
+        install(&db.pool).await.unwrap();
+    }
     db.server
         .execute(AssertSqlSafe(format!("DROP USER '{user}'@'localhost'")))
         .await

@@ -1,14 +1,14 @@
 //! MariaDB renderings: the canonical key under a version of the key rules as one expression of
-//! built-in functions (a keyed table's generated column and the body of `urn_key_v1`,
-//! `urn_key_v2`: the same text in both, so they cannot disagree), its namespace arms rendered
+//! built-in functions (a keyed table's generated column; the bodies of `urn_key_v1` and
+//! `urn_key_v2` are its pieces as statements: the same text in both), its namespace arms rendered
 //! from urn-core's key-rule table
 //! ([`KnownNamespace::key_rule`]), and the check that finds the parser's message for a value
 //! (the body of `urn_check`, `urn_refuse` and the keyed tables' triggers).
 //!
 //! Why an expression: MariaDB refuses a stored function in a generated column (ERROR 1901),
-//! and a routine compiles each regular expression it evaluates again on every call (what an
-//! ad-hoc call costs: BENCHMARKS.md, MariaDB), while a generated column's expressions are
-//! compiled once, when the table is opened. No name in it is looked up: only
+//! and a routine prepares each expression it runs again on every call, compiling its regular
+//! expressions (what an ad-hoc call costs: BENCHMARKS.md, MariaDB), while a generated column's
+//! expressions are compiled once, when the table is opened. No name in it is looked up: only
 //! built-ins, which no user can replace.
 //!
 //! Every regular expression starts with `(?-imsxU)`: `default_regex_flags` (a session
@@ -46,57 +46,160 @@ fn regex(pattern: &str) -> String {
     format!("'^(?-imsxU){}'", pattern.replace('\'', "''"))
 }
 
-/// The `urn:<nid>:` prefixes of the namespaces whose rule under `rules` may change a lower-case
-/// NSS ([`KeyRule::lower_case_is_key`] false: check digits drop or add hyphens and upper-case
-/// an `x`, an LEI is upper case, a DOI's `:` becomes `/`), grouped by length: a lower-case URN
-/// of theirs is not always its own key.
-fn not_lower_case_prefixes(rules: KeyRules) -> Vec<(usize, Vec<String>)> {
-    let mut groups: Vec<(usize, Vec<String>)> = Vec::new();
-    for &ns in KnownNamespace::ALL {
-        if ns
-            .key_rule(rules)
-            .is_some_and(|rule| !rule.lower_case_is_key())
-        {
-            let prefix = format!("'urn:{}:'", ns.nid());
-            let len = prefix.len() - 2;
-            match groups.iter_mut().find(|(l, _)| *l == len) {
-                Some((_, prefixes)) => prefixes.push(prefix),
-                None => groups.push((len, vec![prefix])),
-            }
+/// The `'urn:<nid>'` literals of the namespaces whose rule under `rules` may change a
+/// lower-case NSS ([`KeyRule::lower_case_is_key`] false: check digits drop or add hyphens and
+/// upper-case an `x`, an LEI is upper case, a DOI's `:` becomes `/`), joined for one `IN`: a
+/// lower-case URN of theirs is not always its own key.
+fn not_lower_case_prefixes(rules: KeyRules) -> String {
+    let prefixes: Vec<String> = KnownNamespace::ALL
+        .iter()
+        .filter(|ns| {
+            ns.key_rule(rules)
+                .is_some_and(|rule| !rule.lower_case_is_key())
+        })
+        .map(|ns| format!("'urn:{}'", ns.nid()))
+        .collect();
+    prefixes.join(", ")
+}
+
+/// The pieces of the key of `u` (an SQL expression: a column or a parameter) under `rules`,
+/// which [`key`] puts together as one expression and [`key_statements`] as a routine's
+/// statements: the same text in both.
+struct KeyParts {
+    /// Whether `u` is a valid RFC 8141 URN of at most 65,536 bytes (NULL for a NULL `u`).
+    valid: String,
+    /// Whether `u` (valid) is its own key: no `%XX`, no r-, q- or f-component, no upper case,
+    /// and not of a namespace whose rule may change a lower-case NSS.
+    own_key: String,
+    /// The NID in lower case.
+    nid: String,
+    /// The NSS.
+    nss: String,
+    /// Each namespace with a rule under `rules`: its NID and its NSS by that rule.
+    arms: Vec<(&'static str, String)>,
+}
+
+impl KeyParts {
+    /// `indent` starts every line after the first of each piece.
+    fn new(u: &str, rules: KeyRules, indent: &str) -> KeyParts {
+        // The NSS runs from the ':' after the NID to the first '?' or '#', which it cannot
+        // hold.
+        let nss = format!(
+            "SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING({u}, LOCATE(':', {u}, 5) + 1), '?', 1), '#', 1)"
+        );
+        // One `IN` of every such prefix, whatever their lengths: V2's doi and lei add no
+        // comparison of their own (BENCHMARKS.md, MariaDB).
+        let prefixes = not_lower_case_prefixes(rules);
+        let not_check_digits = if prefixes.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "\n{indent}       AND CAST(SUBSTRING_INDEX({u}, ':', 2) AS BINARY) NOT IN ({prefixes})"
+            )
+        };
+        KeyParts {
+            valid: format!(
+                "OCTET_LENGTH({u}) <= 65536 AND LOCATE(CHAR(10 USING utf8mb4), {u}) = 0\n\
+                 {indent}            AND {u} REGEXP {}",
+                urn_regex()
+            ),
+            own_key: format!(
+                "LOCATE('%', {u}) = 0 AND LOCATE('?', {u}) = 0 AND LOCATE('#', {u}) = 0\n\
+                 {indent}       AND CAST(LOWER({u}) AS BINARY) = CAST({u} AS BINARY){not_check_digits}"
+            ),
+            nid: format!("LOWER(SUBSTRING_INDEX(SUBSTRING({u}, 5), ':', 1))"),
+            arms: namespace_arms(&nss, rules, &format!("{indent}      ")),
+            nss,
         }
     }
-    groups
+
+    /// The key of a URN that is not its own key, from `rule` (its NSS by its namespace's
+    /// rule).
+    fn key_from_rule(&self, rule: &str) -> String {
+        format!(
+            "CONCAT('urn:', {}, ':', CONVERT({} USING ascii))",
+            self.nid,
+            upper_case_hex(&format!("CAST({rule} AS BINARY)"))
+        )
+    }
 }
 
 /// The key of `u` (an SQL expression: a column or a parameter): `NULL` when `u` is `NULL` or
 /// not a valid RFC 8141 URN of at most 65,536 bytes, exactly urn_core's `Urn::key_with(rules)`
 /// otherwise. `indent` starts every line after the first.
 pub(crate) fn key(u: &str, rules: KeyRules, indent: &str) -> String {
-    let nid = format!("LOWER(SUBSTRING_INDEX(SUBSTRING({u}, 5), ':', 1))");
-    // The NSS runs from the ':' after the NID to the first '?' or '#', which it cannot hold.
-    let nss = format!(
-        "SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING({u}, LOCATE(':', {u}, 5) + 1), '?', 1), '#', 1)"
-    );
-    let rule = namespace_rule(&nid, &nss, rules, &format!("{indent}      "));
-    let not_check_digits: String = not_lower_case_prefixes(rules)
-        .iter()
-        .map(|(len, prefixes)| {
-            format!(
-                "\n{indent}       AND CAST(LEFT({u}, {len}) AS BINARY) NOT IN ({})",
-                prefixes.join(", ")
-            )
-        })
-        .collect();
+    let parts = KeyParts::new(u, rules, indent);
+    let arm_indent = format!("{indent}      ");
+    let mut rule = format!("CASE {}", parts.nid);
+    for (nid, arm) in &parts.arms {
+        write!(rule, "\n{arm_indent}  WHEN '{nid}' THEN {arm}").unwrap_or_default();
+    }
+    write!(rule, "\n{arm_indent}  ELSE {}\n{arm_indent}END", parts.nss).unwrap_or_default();
     format!(
         "CASE\n\
-         {indent}  WHEN NOT (OCTET_LENGTH({u}) <= 65536 AND LOCATE(CHAR(10 USING utf8mb4), {u}) = 0\n\
-         {indent}            AND {u} REGEXP {urn}) THEN NULL\n\
-         {indent}  WHEN LOCATE('%', {u}) = 0 AND LOCATE('?', {u}) = 0 AND LOCATE('#', {u}) = 0\n\
-         {indent}       AND CAST(LOWER({u}) AS BINARY) = CAST({u} AS BINARY){not_check_digits} THEN {u}\n\
-         {indent}  ELSE CONCAT('urn:', {nid}, ':', CONVERT({hex} USING ascii))\n\
+         {indent}  WHEN NOT ({}) THEN NULL\n\
+         {indent}  WHEN {} THEN {u}\n\
+         {indent}  ELSE {}\n\
          {indent}END",
-        urn = urn_regex(),
-        hex = upper_case_hex(&format!("CAST({rule} AS BINARY)")),
+        parts.valid,
+        parts.own_key,
+        parts.key_from_rule(&rule),
+    )
+}
+
+/// What [`key`] computes, as a routine's statements that set the variable `k` (of the
+/// routine's key type) and use `r` (of `u`'s type) on the way: the same pieces, with the
+/// namespace's rule chosen by a `CASE` statement. MariaDB prepares a routine's expressions
+/// (and compiles their regular expressions) on every call, a statement's only when it runs:
+/// so a call prepares the rule of its URN's namespace alone, not every namespace's
+/// (BENCHMARKS.md, MariaDB). `indent` starts every line. (The install script is rendered by a
+/// test.)
+#[cfg(test)]
+pub(crate) fn key_statements(u: &str, rules: KeyRules, indent: &str) -> String {
+    let inner = format!("{indent}  ");
+    let parts = KeyParts::new(u, rules, indent);
+    // A namespace without a rule is told by one `IN`, not by passing every `WHEN` statement:
+    // a namespace added to the table adds none for its URNs. The `CASE` needs no `ELSE`: the
+    // `IN` found its arm.
+    let nids: Vec<String> = parts
+        .arms
+        .iter()
+        .map(|(nid, _)| format!("'{nid}'"))
+        .collect();
+    let mut rule = format!(
+        "{inner}IF {} IN ({}) THEN\n{inner}  CASE {}\n",
+        parts.nid,
+        nids.join(", "),
+        parts.nid
+    );
+    for (nid, arm) in &parts.arms {
+        write!(
+            rule,
+            "{inner}    WHEN '{nid}' THEN\n{inner}      SET r = {arm};\n"
+        )
+        .unwrap_or_default();
+    }
+    write!(
+        rule,
+        "{inner}  END CASE;\n{inner}ELSE\n{inner}  SET r = {};\n{inner}END IF;\n",
+        parts.nss
+    )
+    .unwrap_or_default();
+    if parts.arms.is_empty() {
+        rule = format!("{inner}SET r = {};\n", parts.nss);
+    }
+    format!(
+        "{indent}IF NOT ({}) THEN\n\
+         {indent}  SET k = NULL;\n\
+         {indent}ELSEIF {} THEN\n\
+         {indent}  SET k = {u};\n\
+         {indent}ELSE\n\
+         {rule}\
+         {inner}SET k = {};\n\
+         {indent}END IF;\n",
+        parts.valid,
+        parts.own_key,
+        parts.key_from_rule("r"),
     )
 }
 
@@ -114,10 +217,10 @@ fn upper_case_hex(bytes: &str) -> String {
         })
 }
 
-/// The NSS by the rule under `rules` of the namespace `nid` (in lower case) names; other
-/// namespaces keep it as it is.
-fn namespace_rule(nid: &str, nss: &str, rules: KeyRules, indent: &str) -> String {
-    let mut out = format!("CASE {nid}");
+/// Each namespace with a rule under `rules` (its NID, in lower case) and the NSS `nss` by
+/// that rule; other namespaces keep the NSS as it is.
+fn namespace_arms(nss: &str, rules: KeyRules, indent: &str) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
     for &ns in KnownNamespace::ALL {
         let Some(rule) = ns.key_rule(rules) else {
             continue;
@@ -161,9 +264,8 @@ fn namespace_rule(nid: &str, nss: &str, rules: KeyRules, indent: &str) -> String
             }
             _ => continue,
         };
-        write!(out, "\n{indent}  WHEN '{}' THEN {arm}", ns.nid()).unwrap_or_default();
+        out.push((ns.nid(), arm));
     }
-    write!(out, "\n{indent}  ELSE {nss}\n{indent}END").unwrap_or_default();
     out
 }
 

@@ -1,5 +1,5 @@
--- urn-sql: removes the MariaDB functions of up.sql from the current database (drop the keyed
--- tables, whose triggers call them, first).
+-- urn-sql: removes the MariaDB routines of up.sql from the current database (keyed tables
+-- call none of them: they keep working).
 DROP FUNCTION IF EXISTS urn_key_v2;
 DROP FUNCTION IF EXISTS urn_key_v1;
 DROP FUNCTION IF EXISTS urn_valid;
