@@ -131,6 +131,8 @@ pub(crate) struct Parsed<'a> {
 }
 
 impl<'a> Parsed<'a> {
+    /// `text[start..end]`, or `""` where that is no slice (the parse's offsets always are).
+    #[inline]
     fn slice(&self, start: usize, end: usize) -> &'a str {
         self.text.get(start..end).unwrap_or_default()
     }
