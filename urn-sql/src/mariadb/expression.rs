@@ -288,7 +288,7 @@ fn check_digits(rule: &CheckDigits, nss: &str, indent: &str) -> String {
     let forms: Vec<String> = rule
         .forms
         .iter()
-        .map(|form| form_check(form, &digits))
+        .map(|form| form_check(form, &digits, indent))
         .collect();
     let key = match rule.key_hyphen_after {
         Some(at) => format!(
@@ -307,7 +307,7 @@ fn check_digits(rule: &CheckDigits, nss: &str, indent: &str) -> String {
 
 /// Whether the characters `digits` have `form`: its length, its prefix, digits (a last `X`
 /// where allowed), and the weighted sum of their values (`X` is 10) a multiple of the modulus.
-fn form_check(form: &DigitForm, digits: &str) -> String {
+fn form_check(form: &DigitForm, digits: &str, indent: &str) -> String {
     let n = form.len();
     let prefix_len = form.prefixes.first().map_or(0, |p| p.len());
     let prefix = match form.prefixes {
@@ -339,7 +339,7 @@ fn form_check(form: &DigitForm, digits: &str) -> String {
         .collect();
     format!(
         "CHAR_LENGTH({digits}) = {n} AND {digits} REGEXP {}\n\
-         AND MOD({}, {}) = 0",
+         {indent}          AND MOD({}, {}) = 0",
         regex(&format!("{prefix}[0-9]{{{count}}}{last}$")),
         terms.join(" + "),
         form.modulus

@@ -1,5 +1,5 @@
--- urn-sql: URN functions for MariaDB (10.5 or later; tested on 10.11), revision 2 (the
--- routines' comments say "urn-sql mariadb 2"). Idempotent: running it again replaces the
+-- urn-sql: URN functions for MariaDB (10.5 or later; tested on 10.11), revision @@revision@@ (the
+-- routines' comments say "urn-sql mariadb @@revision@@"). Idempotent: running it again replaces the
 -- routines with the same ones. It installs into the current database (USE it first). Keyed
 -- tables do not need it (their triggers hold the check): the routines are for ad-hoc use.
 -- MariaDB runs DDL outside transactions: each statement is atomic, the script as a whole is

@@ -327,7 +327,7 @@ fn install_script() -> String {
             "SET STATEMENT sql_mode = '{SQL_MODE}' FOR\n\
              CREATE OR REPLACE {name}({params}){returns}\n  \
              {}NO SQL SQL SECURITY INVOKER\n  \
-             COMMENT 'urn-sql mariadb 2: {comment}'\n",
+             COMMENT 'urn-sql mariadb {REVISION}: {comment}'\n",
             if returns.is_empty() {
                 ""
             } else {
@@ -389,9 +389,16 @@ fn install_script() -> String {
         .map(|(kind, name)| format!("('{kind}', '{name}')"))
         .collect();
     include_str!("install.template.sql")
+        .replace("@@revision@@", &REVISION.to_string())
         .replacen("@@routine_names@@", &names.join(", "), 1)
         .replacen("@@routines@@", &routines, 1)
 }
+
+/// The revision of [`UP`], which its header and every routine's comment name: 3 since the key
+/// functions are statements (a call prepares its namespace's rule alone) and the install
+/// refuses another user's `urn_key_v2`.
+#[cfg(test)]
+const REVISION: u32 = 3;
 
 /// The key functions `urn_key_v1(text)`, `urn_key_v2(text)`, one per version of the key rules,
 /// each by the pieces a keyed table of that version generates its key column by, as statements
@@ -516,6 +523,18 @@ mod tests {
             "up.sql is not the rendering: URN_SQL_BLESS=1 cargo test -p urn-sql --lib mariadb"
         );
         assert!(!rendered.contains("@@"), "a part was not rendered");
+        // The `mariadb` tool's form ends a statement at a line that starts in its first column
+        // and ends with `;` (`client_sql`): inside a routine's body, no line starts there.
+        let mut in_body = false;
+        for line in rendered.lines() {
+            if line == "BEGIN" {
+                in_body = true;
+            } else if line == "END;" {
+                in_body = false;
+            } else if in_body {
+                assert!(line.starts_with(' ') || line.is_empty(), "{line}");
+            }
+        }
     }
 
     /// The key expression of each version branches on the namespaces with a rule in that
