@@ -3,7 +3,8 @@
 //! `LOAD DATA INFILE`, each in one transaction, into a plain text column, a `TEXT UNIQUE`
 //! column (`utf8mb4_nopad_bin`, MariaDB's long-unique hash), and urn-sql's keyed table (the
 //! key a generated column, its SHA-256 UNIQUE, the triggers that refuse an invalid URN). Rounds interleave the
-//! variants; medians of 5 runs. The keyed table under `KeyRules::V1` too (a table made before
+//! variants, each round starting one variant later (so each follows each alike over as many
+//! rounds as there are variants); medians of 5 runs. The keyed table under `KeyRules::V1` too (a table made before
 //! V2). Then the cost of one call of each routine.
 //!
 //! `MARIADB_URL=mysql://root@127.0.0.1:3306 cargo bench -p urn-sql --all-features --bench
@@ -154,9 +155,14 @@ fn main() {
                     }
                 }
                 let mut runs: Vec<Vec<Duration>> = vec![Vec::new(); variants.len()];
-                for _ in 0..run_count() {
-                    for (v, (_, ddl)) in variants.iter().enumerate() {
-                        runs[v].push(load(&pool, ddl, &urns, how, &file).await);
+                // Each round starts one variant later: a load may run while the server still
+                // cleans up the table the one before it dropped. In a fixed order the keyed V2
+                // load, always after V1's, came out 2–3% slower than V1 in medians of 5; in
+                // rotation, 1–3% faster (BENCHMARKS.md, "Key rules V2").
+                for round in 0..run_count() {
+                    for i in 0..variants.len() {
+                        let v = (round + i) % variants.len();
+                        runs[v].push(load(&pool, &variants[v].1, &urns, how, &file).await);
                     }
                 }
                 let medians: Vec<Duration> = runs.into_iter().map(median).collect();
