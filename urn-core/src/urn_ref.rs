@@ -128,8 +128,8 @@ impl<'a> UrnRef<'a> {
 
     /// The canonical key under [`KeyRules::CURRENT`]: RFC 8141 section 3 plus the
     /// namespaces' own equivalence rules. Borrows when the URN is already normal.
-    // Inlined across crates, as `key_with` is: a caller's `key()` is then the code of its
-    // `key_with(KeyRules::V1)` (BENCHMARKS.md, "Instructions per URN").
+    // Inlined across crates, as `key_with` is: a caller's `key()` costs what its
+    // `key_with(rules)` does, without a call more (BENCHMARKS.md, "Instructions per URN").
     #[inline]
     #[must_use]
     pub fn key(&self) -> UrnKey<'a> {

@@ -161,33 +161,29 @@ pub(crate) fn key_statements(u: &str, rules: KeyRules, indent: &str) -> String {
     // A namespace without a rule is told by one `IN`, not by passing every `WHEN` statement:
     // a namespace added to the table adds none for its URNs. The `CASE` needs no `ELSE`: the
     // `IN` found its arm.
-    let nids: Vec<String> = parts
-        .arms
-        .iter()
-        .map(|(nid, _)| format!("'{nid}'"))
-        .collect();
-    let mut rule = format!(
-        "{inner}IF {} IN ({}) THEN\n{inner}  CASE {}\n",
-        parts.nid,
-        nids.join(", "),
-        parts.nid
-    );
-    for (nid, arm) in &parts.arms {
-        write!(
-            rule,
-            "{inner}    WHEN '{nid}' THEN\n{inner}      SET r = {arm};\n"
+    let keep_nss = format!("SET r = {};", parts.nss);
+    let rule = if parts.arms.is_empty() {
+        format!("{inner}{keep_nss}\n")
+    } else {
+        let nids: Vec<String> = parts
+            .arms
+            .iter()
+            .map(|(nid, _)| format!("'{nid}'"))
+            .collect();
+        let arms: String = parts
+            .arms
+            .iter()
+            .map(|(nid, arm)| {
+                format!("{inner}    WHEN '{nid}' THEN\n{inner}      SET r = {arm};\n")
+            })
+            .collect();
+        format!(
+            "{inner}IF {nid} IN ({}) THEN\n{inner}  CASE {nid}\n{arms}{inner}  END CASE;\n\
+             {inner}ELSE\n{inner}  {keep_nss}\n{inner}END IF;\n",
+            nids.join(", "),
+            nid = parts.nid,
         )
-        .unwrap_or_default();
-    }
-    write!(
-        rule,
-        "{inner}  END CASE;\n{inner}ELSE\n{inner}  SET r = {};\n{inner}END IF;\n",
-        parts.nss
-    )
-    .unwrap_or_default();
-    if parts.arms.is_empty() {
-        rule = format!("{inner}SET r = {};\n", parts.nss);
-    }
+    };
     format!(
         "{indent}IF NOT ({}) THEN\n\
          {indent}  SET k = NULL;\n\
