@@ -37,9 +37,12 @@ mapfile -t libraries < <(patches urn-core urn-serde urn-sql urn-schema)
 # The consumer shares the workspace's target directory: its dependencies are mostly built.
 locked=(--locked)
 [ -n "${CONSUMER_UNLOCKED:-}" ] && locked=()
+# Linted as it is built: the consumer compiled by clippy's driver (.ci/clippy-rustc, as .ci/run
+# lints; the packaged crates, its dependencies, by rustc), so its dependencies are compiled
+# once, not checked and then compiled.
 export CARGO_TARGET_DIR="$root/target"
-cargo clippy "${locked[@]}" --manifest-path tests/consumer/Cargo.toml "${libraries[@]}" -- -D warnings
-cargo run "${locked[@]}" --manifest-path tests/consumer/Cargo.toml "${libraries[@]}"
+RUSTC_WORKSPACE_WRAPPER="$root/.ci/clippy-rustc" \
+    cargo run "${locked[@]}" --manifest-path tests/consumer/Cargo.toml "${libraries[@]}"
 unset CARGO_TARGET_DIR
 
 # The crates of the separate workspaces (the extensions, urn-datafusion), against the packaged
