@@ -3,10 +3,10 @@
 # tests/consumer against them through `patch.crates-io`, as a project outside the workspace would
 # use them after `cargo add`. Then packages urn-sqlite-ext, urn-arrow, urn-datafusion and urn-pg
 # against the same unpacked crates, builds the SQLite extension from its own unpacked .crate
-# (urn-pg's is built by .ci/run's urn-pg step), and compiles every package from its .crate with
-# its default features (tests/consumer/check-packages.sh, which is cargo publish's verification:
-# `cargo package` itself verifies nothing here, so that each dependency is compiled once in
-# the feature sets something uses).
+# (urn-pg's is built by .ci/run's urn-pg step), and checks every package from its .crate
+# (tests/consumer/check-packages.sh: cargo publish's verification). `cargo package` verifies
+# nothing itself: its verification compiled each crate's dependencies once more, in that crate's
+# own feature set, where check-packages.sh checks them, with a toolchain of the caller's choice.
 # Usage: bash tests/consumer/run.sh [--allow-dirty]   (DATABASE_URL as for the tests)
 # With URN_DEFER_PACKAGE_CHECK set, check-packages.sh is left to the caller (.ci/run runs it with
 # the MSRV, in the background).
