@@ -34,6 +34,7 @@ packaged_dependencies() {
 }
 
 checked=0
+shopt -s nullglob
 for dir in "$unpacked"/*-[0-9]*/; do
     case "$(basename "$dir")" in urn-pg-[0-9]*) continue ;; esac
     own=()
