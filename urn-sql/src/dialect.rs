@@ -172,6 +172,15 @@ impl Dialect {
         }
     }
 
+    /// What a re-key sets on its connection, and how the helpers put it back after the run.
+    pub(crate) fn rekey_restore(self) -> crate::rekey::Restore {
+        match self {
+            Dialect::Postgres => postgres::rekey::RESTORE,
+            Dialect::MariaDb => mariadb::rekey::RESTORE,
+            Dialect::Sqlite => sqlite::rekey::RESTORE,
+        }
+    }
+
     /// A re-key step as the helpers run it: its condition (PostgreSQL's, which psql's `\if`
     /// tests; the other databases' steps test theirs themselves) and its statement.
     pub(crate) fn rekey_statement(self, step: &crate::rekey::Step) -> (Option<String>, String) {

@@ -8,9 +8,17 @@
 //! - **Collisions first.** Rows that are distinct under the table's rules but one URN under
 //!   the new ones are listed (their ids, their URNs, the new key) before anything changes, and
 //!   the re-key stops there unless the caller chose [`OnCollision::KeepFirst`].
-//! - **Never a lost or doubled row.** Until the switch the table keeps refusing two rows
-//!   equivalent under the old rules; from the switch on, under the new ones. A row
-//!   `KeepFirst` takes out of the table is kept, whole, in a side table.
+//! - **Nothing lost.** Until the switch the table keeps refusing two rows equivalent under the
+//!   old rules; from the switch on, under the new ones. A row `KeepFirst` takes out of the
+//!   table is kept, whole, in a side table, and only if it still collides when it is moved
+//!   and no other table's foreign key references it (a foreign key's `ON DELETE` would delete
+//!   or change the rows that do): otherwise nothing moves, and the re-key says which
+//!   constraint stopped it. Every count it reports is counted by the database.
+//! - **Nobody else's code.** It runs as the table's owner (PostgreSQL: a superuser or a
+//!   member of the owner's role takes that role for the run), makes every object new or uses
+//!   one only if it is its own, and binds only functions of trusted owners.
+//! - **Bounded.** Every lock wait has a bound and fails naming the table; the backfill walks
+//!   the rows in id order, linear in rows whatever the ids.
 //! - **Stopped at any step, the table works as before and the re-key can run again.**
 
 use std::fmt;
@@ -30,8 +38,9 @@ pub enum OnCollision {
     Refuse,
     /// Keep the first row (lowest id) of each group in the table and move the others, whole,
     /// into a side table `<table>_<key>_<rules>_collisions` with the id of the row they
-    /// collided with; a row another table's foreign key still references stops the move (and
-    /// nothing moves).
+    /// collided with. A row that no longer collides when it would move stays; a row another
+    /// table's foreign key references stops the move, whatever the key's `ON DELETE` (nothing
+    /// moves, and the error names the constraint).
     KeepFirst,
 }
 
@@ -87,8 +96,12 @@ pub struct Rekeyed {
     /// The collisions it found before changing anything (empty when there were none, or when
     /// the table was re-keyed already).
     pub collisions: Vec<Collision>,
+    /// How many rows [`OnCollision::KeepFirst`] moved to the side table, as the database
+    /// counted them (a row that no longer collided when it was to move stays, so this may be
+    /// fewer than the collisions listed).
+    pub moved: u64,
     /// Whether the table is keyed by the new rules now (false: it stopped at the collisions,
-    /// and nothing changed).
+    /// and nothing changed). Read from the table itself: false for a table that is not there.
     pub switched: bool,
 }
 
@@ -104,6 +117,8 @@ pub(crate) mod what {
     /// Moving them.
     pub(crate) const KEEP_FIRST: &str =
         "keep-first: the later rows of each collision move, whole, to the side table";
+    /// How many rows moved.
+    pub(crate) const MOVED: &str = "keep-first: how many rows moved, as counted";
     /// Whether the table is re-keyed.
     pub(crate) const DONE: &str = "done: whether the table is keyed by the new rules";
 }
@@ -114,6 +129,24 @@ pub(crate) fn refusal(table: &str, from: KeyRules, to: KeyRules) -> String {
         "urn-sql: rows of {table} are distinct URNs under the {from} rules but one under the \
          {to} rules (listed above): nothing was changed; merge or delete them, or run the re-key \
          with --on-collision keep-first"
+    )
+}
+
+/// The message of a re-key whose keep-first would move rows that other tables reference
+/// (`constraints`: the foreign keys that reference them).
+pub(crate) fn referenced(table: &str, constraints: &str) -> String {
+    format!(
+        "urn-sql: rows of {table} that keep-first would move are referenced by {constraints}: \
+         nothing was moved or changed; point those rows at the row kept, or delete them, and \
+         run the re-key again"
+    )
+}
+
+/// The message of a side table that the re-key did not make (`why`).
+pub(crate) fn foreign_side_table(side: &str, why: &str) -> String {
+    format!(
+        "urn-sql: {side}, where keep-first moves rows, {why}: nothing was moved or changed; \
+         rename or drop it (the re-key makes its own)"
     )
 }
 
@@ -129,6 +162,19 @@ pub(crate) struct Step {
     pub(crate) sql: String,
     /// What the step's rows are, when it returns rows to show.
     pub(crate) rows: Rows,
+    /// For a statement whose failure the database reports without naming the table (an index
+    /// built concurrently that waited out its lock bound): what it does, naming the table, for
+    /// the message that wraps its error.
+    pub(crate) failure: Option<String>,
+}
+
+/// What a re-key sets on its connection for the run, and how the helpers put it back after,
+/// whatever happened: a query of one boolean read first (`None`: nothing to read), and the
+/// statements that restore the connection given its answer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Restore {
+    pub(crate) read: Option<&'static str>,
+    pub(crate) statements: fn(bool) -> &'static [&'static str],
 }
 
 /// What a step's rows are.
@@ -138,6 +184,12 @@ pub(crate) enum Rows {
     None,
     /// The collisions: the new key, the ids and the URNs, each list joined by spaces.
     Collisions,
+    /// One integer: how many rows keep-first moved.
+    Moved,
+    /// The foreign keys of other tables whose rows would lose the row they reference (the
+    /// referencing table and columns, and those rows): any row stops the re-key (SQLite's;
+    /// the other databases refuse in the step itself).
+    References,
     /// One boolean: whether the table is keyed by the new rules.
     Switched,
 }
@@ -150,6 +202,7 @@ impl Step {
             when: None,
             sql,
             rows: Rows::None,
+            failure: None,
         }
     }
 
@@ -160,12 +213,19 @@ impl Step {
             when: Some(when),
             sql,
             rows: Rows::None,
+            failure: None,
         }
     }
 
     /// The same step, returning `rows`.
     pub(crate) fn returning(mut self, rows: Rows) -> Self {
         self.rows = rows;
+        self
+    }
+
+    /// The same step, its errors wrapped in a message saying `failure`.
+    pub(crate) fn failing_as(mut self, failure: String) -> Self {
+        self.failure = Some(failure);
         self
     }
 }
@@ -219,6 +279,8 @@ pub(crate) trait Runner {
     ) -> impl Future<Output = Result<Vec<(String, String, String)>, Self::Error>>;
     /// Runs `sql`, which returns one boolean (or integer).
     fn flag(&mut self, sql: &str) -> impl Future<Output = Result<bool, Self::Error>>;
+    /// Runs `sql`, which returns one integer.
+    fn count(&mut self, sql: &str) -> impl Future<Output = Result<u64, Self::Error>>;
     /// The client's error for a re-key that cannot be written.
     fn error(error: RekeyError) -> Self::Error;
 }
@@ -228,7 +290,8 @@ pub(crate) trait Runner {
 /// from their listing. It stops after the listing when `list_only`, or when there are
 /// collisions and `on_collision` refuses them (`switched` false: nothing changed). A table
 /// re-keyed already is left as it is. On an error, or a stop, the connection's transaction, if
-/// one is open (SQLite's), is rolled back.
+/// one is open (SQLite's), is rolled back; whatever happened, what the re-key set on the
+/// connection is put back ([`Restore`]).
 ///
 /// [`Dialect::rekey_sql`]: crate::Dialect::rekey_sql
 #[cfg_attr(
@@ -246,10 +309,42 @@ pub(crate) async fn run<R: Runner>(
     to: KeyRules,
     on_collision: OnCollision,
     list_only: bool,
-) -> Result<Rekeyed, R::Error> {
+) -> Result<Rekeyed, R::Error>
+where
+    R::Error: fmt::Display,
+{
     let steps = dialect
         .rekey_steps(table, to, on_collision)
         .map_err(R::error)?;
+    let restore = dialect.rekey_restore();
+    let saved = match restore.read {
+        Some(read) => runner.flag(read).await?,
+        None => false,
+    };
+    let name = table.qualified_name().replace('"', "");
+    let result = run_steps(runner, dialect, &steps, &name, on_collision, list_only).await;
+    let mut restored = Ok(());
+    for statement in (restore.statements)(saved) {
+        if let Err(e) = runner.execute(statement).await {
+            restored = Err(e);
+        }
+    }
+    let rekeyed = result?;
+    restored.map(|()| rekeyed)
+}
+
+/// [`run`]'s steps.
+async fn run_steps<R: Runner>(
+    runner: &mut R,
+    dialect: crate::Dialect,
+    steps: &[Step],
+    table: &str,
+    on_collision: OnCollision,
+    list_only: bool,
+) -> Result<Rekeyed, R::Error>
+where
+    R::Error: fmt::Display,
+{
     let mut rekeyed = Rekeyed::default();
     // Re-keyed already: nothing to run (SQLite's guard would refuse the table).
     if let Some(done) = steps.iter().find(|step| step.rows == Rows::Switched) {
@@ -259,7 +354,7 @@ pub(crate) async fn run<R: Runner>(
             return Ok(rekeyed);
         }
     }
-    for step in &steps {
+    for step in steps {
         let (when, sql) = dialect.rekey_statement(step);
         if let Some(when) = when
             && !runner.flag(&when).await?
@@ -274,6 +369,23 @@ pub(crate) async fn run<R: Runner>(
                     .map(|(key, ids, urns)| collision(key, &ids, &urns))
                     .collect();
             }),
+            Rows::Moved => runner.count(&sql).await.map(|moved| {
+                rekeyed.moved = moved;
+            }),
+            Rows::References => match runner.texts(&sql).await {
+                Ok(rows) if rows.is_empty() => Ok(()),
+                Ok(rows) => {
+                    let listed: Vec<String> = rows
+                        .into_iter()
+                        .map(|(reference, rows, _)| format!("{reference} (rows {rows})"))
+                        .collect();
+                    Err(R::error(RekeyError::new(referenced(
+                        table,
+                        &listed.join(", "),
+                    ))))
+                }
+                Err(e) => Err(e),
+            },
             Rows::Switched => runner.flag(&sql).await.map(|switched| {
                 rekeyed.switched = switched;
             }),
@@ -281,7 +393,10 @@ pub(crate) async fn run<R: Runner>(
         // (Nothing to roll back outside a transaction: PostgreSQL and MariaDB only warn.)
         if let Err(e) = result {
             let _ = runner.execute("ROLLBACK").await;
-            return Err(e);
+            return Err(match &step.failure {
+                Some(failure) => R::error(RekeyError::new(format!("urn-sql: {failure}: {e}"))),
+                None => e,
+            });
         }
         let refused = on_collision == OnCollision::Refuse && !rekeyed.collisions.is_empty();
         if step.rows == Rows::Collisions && (list_only || refused) {

@@ -343,6 +343,17 @@ macro_rules! database {
                     .or_else(|_| row.try_get::<i64, _>(0).map(|n| n != 0))
             }
 
+            async fn count(&mut self, sql: &str) -> Result<u64, ::sqlx::Error> {
+                let rows = ::sqlx::raw_sql(AssertSqlSafe(sql))
+                    .fetch_all(&mut *self.0)
+                    .await?;
+                let Some(row) = rows.first() else {
+                    return Err(::sqlx::Error::RowNotFound);
+                };
+                let n: i64 = row.try_get(0)?;
+                u64::try_from(n).map_err(|e| ::sqlx::Error::Decode(Box::new(e)))
+            }
+
             fn error(error: crate::RekeyError) -> ::sqlx::Error {
                 ::sqlx::Error::Configuration(error.into())
             }

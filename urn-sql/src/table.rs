@@ -335,15 +335,35 @@ impl UrnTable {
     }
 }
 
-/// Double-quotes a name derived from checked identifiers, cut to PostgreSQL's 63 bytes.
+/// The longest name both PostgreSQL (63 bytes, longer names cut) and MariaDB (64
+/// characters, longer names refused) keep as written.
+pub(crate) const MAX_IDENTIFIER: usize = 63;
+
+/// A name derived from checked identifiers (`<table>_<key>_unique`), made to fit
+/// [`MAX_IDENTIFIER`]: kept when it fits; otherwise cut, with `_` and a hash of the whole
+/// name in 8 hex digits in the last 9 bytes, so two long names that differ only past the cut
+/// (`…_v2_unique`, `…_v2_collisions`) stay two names.
+pub(crate) fn fitted(name: &str) -> String {
+    if name.len() <= MAX_IDENTIFIER {
+        return name.to_owned();
+    }
+    // FNV-1a (32 bits): no secret is at stake, only names that must differ.
+    let hash = name.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    let head = name.get(..MAX_IDENTIFIER - 9).unwrap_or(name);
+    format!("{head}_{hash:08x}")
+}
+
+/// Double-quotes a name derived from checked identifiers, [`fitted`].
 fn quote_truncated(name: &str) -> String {
-    format!("\"{}\"", name.get(..63).unwrap_or(name))
+    format!("\"{}\"", fitted(name))
 }
 
 /// Checks one identifier and double-quotes it.
 pub(crate) fn quote(name: &str) -> Result<String, IdentifierError> {
     let plain = !name.is_empty()
-        && name.len() <= 63
+        && name.len() <= MAX_IDENTIFIER
         && !name.starts_with(|c: char| c.is_ascii_digit())
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     if plain {
@@ -383,5 +403,40 @@ mod tests {
         assert!(UrnTable::new("t").unwrap().with_urn_schema("a b").is_err());
         let long = UrnTable::new(&"t".repeat(60)).unwrap();
         assert_eq!(long.unique_index_name().len(), 65);
+    }
+
+    /// Every name derived from a table's, at any length a table name may have, fits 63 bytes
+    /// and is told apart from the others (51 to 53 bytes: the side table and the new index
+    /// were one name, cut; MariaDB's triggers were one name from 48).
+    #[test]
+    fn derived_names_fit_and_differ() {
+        for len in 1..=MAX_IDENTIFIER {
+            let table = UrnTable::new(&"t".repeat(len)).unwrap();
+            let names = [
+                table.unique_index_name(),
+                table.key_constraint_name("v2_unique"),
+                table.key_constraint_name("v2_collisions"),
+                table.key_constraint_name("v2_check"),
+                table.key_constraint_name("v2"),
+                table.key_constraint_name("insert"),
+                table.key_constraint_name("update"),
+                table.key_constraint_name("updated"),
+                table.key_constraint_name("valid"),
+                table.building_name(),
+                table.partition_name(1),
+            ];
+            let mut seen = std::collections::HashSet::new();
+            for name in &names {
+                let bare = name.rsplit('.').next().unwrap_or(name).trim_matches('"');
+                assert!(bare.len() <= MAX_IDENTIFIER, "{name}");
+                assert!(seen.insert(bare.to_owned()), "{len}: {name} twice");
+            }
+        }
+        assert_eq!(fitted("short"), "short");
+        let long = fitted(&"x".repeat(80));
+        assert_eq!(
+            (long.len(), long.get(..54)),
+            (63, Some("x".repeat(54).as_str()))
+        );
     }
 }

@@ -1545,6 +1545,178 @@ mod rekey {
         db.drop().await;
     }
 
+    async fn scalar(db: &Db, sql: &str) -> i64 {
+        sqlx::query_scalar(AssertSqlSafe(sql))
+            .fetch_one(&db.pool)
+            .await
+            .unwrap()
+    }
+
+    /// keep-first moves no row another table references, whatever the foreign key's `ON
+    /// DELETE`: it refuses before changing anything, naming the constraint. (Before, InnoDB's
+    /// cascade deleted the notes of the rows moved.) Once those rows point at the rows kept,
+    /// the move goes through and keeps them.
+    #[tokio::test]
+    async fn keep_first_moves_no_row_another_table_references() {
+        let Some(db) = Db::new("rekey_fk").await else {
+            return;
+        };
+        let table = db.filled("items", &scenario_urns()).await;
+        db.pool
+            .execute(
+                "CREATE TABLE notes (id INT PRIMARY KEY, item_id BIGINT, \
+                 CONSTRAINT notes_item FOREIGN KEY (item_id) REFERENCES items (id) ON DELETE CASCADE); \
+                 CREATE TABLE tags (id INT PRIMARY KEY, item_id BIGINT, \
+                 CONSTRAINT tags_item FOREIGN KEY (item_id) REFERENCES items (id) ON DELETE SET NULL); \
+                 INSERT INTO notes VALUES (1, 201), (2, 202), (3, 1); \
+                 INSERT INTO tags VALUES (1, 204), (2, 3)",
+            )
+            .await
+            .unwrap();
+        let before = db.rows("items").await;
+        let err = rekey(&db.pool, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("`notes_item`") && err.contains("`tags_item`"),
+            "{err}"
+        );
+        assert_eq!(db.rows("items").await, before);
+        assert_eq!(scalar(&db, "SELECT COUNT(*) FROM notes").await, 3);
+        assert_eq!(
+            scalar(&db, "SELECT COUNT(*) FROM tags WHERE item_id IS NOT NULL").await,
+            2
+        );
+        db.pool
+            .execute(
+                "UPDATE notes SET item_id = 201 WHERE item_id = 202; \
+                 UPDATE tags SET item_id = 203 WHERE item_id = 204",
+            )
+            .await
+            .unwrap();
+        let done = rekey(&db.pool, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap();
+        assert!(done.switched && done.moved == 5, "{done:?}");
+        assert_eq!(scalar(&db, "SELECT COUNT(*) FROM notes").await, 3);
+        db.drop().await;
+    }
+
+    /// Tables of long names (from 48 bytes, keyed tables could not be made: their triggers'
+    /// names, cut to 64, were one name) are made, re-keyed with keep-first, and refuse a
+    /// respelling after.
+    #[tokio::test]
+    async fn long_table_names_are_made_and_re_keyed() {
+        let Some(db) = Db::new("rekey_long").await else {
+            return;
+        };
+        let urns = scenario_urns();
+        for len in [48, 51, 54, 63] {
+            let name = format!("l{len}_{}", "x".repeat(len - 4));
+            let table = db.filled(&name, &urns).await;
+            let done = rekey(&db.pool, &table, KeyRules::V2, OnCollision::KeepFirst)
+                .await
+                .unwrap();
+            assert!(done.switched && done.moved == 5, "{len}: {done:?}");
+            let items = table.clone().with_key_rules(KeyRules::V2).unwrap();
+            for (_, b) in PAIRS {
+                let row = insert_or_get(&db.pool, &items, &b.parse().unwrap())
+                    .await
+                    .unwrap();
+                assert!(!row.inserted, "{len}: {b}");
+            }
+        }
+        db.drop().await;
+    }
+
+    /// A side table another user made first (she may CREATE, SELECT and INSERT) with fewer
+    /// columns: keep-first refuses before moving anything (before, the moved rows' URNs were
+    /// lost). A table that is not there is an error, never `switched`.
+    #[tokio::test]
+    async fn a_side_table_made_by_another_is_refused() {
+        let Some(db) = Db::new("rekey_side").await else {
+            return;
+        };
+        let table = db.filled("items", &scenario_urns()).await;
+        db.pool
+            .execute(
+                "CREATE TABLE items_urn_key_v2_collisions (id BIGINT, urn_sql_kept_id BIGINT, \
+                 urn_sql_new_key MEDIUMTEXT)",
+            )
+            .await
+            .unwrap();
+        let before = db.rows("items").await;
+        let mut conn = db.pool.acquire().await.unwrap();
+        conn.execute("SET SESSION lock_wait_timeout = 7")
+            .await
+            .unwrap();
+        let err = rekey(&mut *conn, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("items_urn_key_v2_collisions"), "{err}");
+        assert_eq!(db.rows("items").await, before);
+        // The session's lock bound, as it was.
+        let bound: u64 = sqlx::query_scalar("SELECT @@SESSION.lock_wait_timeout")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap();
+        assert_eq!(bound, 7);
+        drop(conn);
+        let missing = v1(UrnTable::new("missing").unwrap());
+        assert!(
+            rekey(&db.pool, &missing, KeyRules::V2, OnCollision::Refuse)
+                .await
+                .is_err()
+        );
+        db.drop().await;
+    }
+
+    /// Three writers that never pause, each writing transactions of ten inserts one after the
+    /// other (the table's metadata lock is free only between two of them): the re-key's
+    /// switch still gets the table (before: "could not lock … 50 tries"), and no write waits
+    /// long.
+    #[tokio::test]
+    async fn the_switch_gets_the_table_under_writers_that_never_pause() {
+        let Some(db) = Db::new("rekey_busy").await else {
+            return;
+        };
+        let table = db.filled("items", &distinct(2_000)).await;
+        let writers: Vec<Writer> = (0..3)
+            .map(|w| {
+                let pool = db.pool.clone();
+                Writer::start(move |i| {
+                    let pool = pool.clone();
+                    Box::pin(async move {
+                        let mut tx = pool.begin().await.unwrap();
+                        for j in 0..10 {
+                            sqlx::query(AssertSqlSafe(format!(
+                                "INSERT INTO {} (urn) VALUES ('urn:example:busy-{w}-{i}-{j}')",
+                                "items"
+                            )))
+                            .execute(&mut *tx)
+                            .await
+                            .unwrap();
+                        }
+                        tx.commit().await.unwrap();
+                        (10, 0, 0)
+                    })
+                })
+            })
+            .collect();
+        let done = rekey(&db.pool, &table, KeyRules::V2, OnCollision::Refuse).await;
+        let mut inserted = 0;
+        for writer in writers {
+            let report = writer.stop().await;
+            assert!(report.longest < Duration::from_secs(2), "{report:?}");
+            inserted += report.inserted;
+        }
+        assert!(done.unwrap().switched);
+        check_rows(&db.rows("items").await, 2_000 + inserted);
+        db.drop().await;
+    }
+
     #[tokio::test]
     async fn online_under_a_concurrent_writer() {
         let Some(db) = Db::new("rekey_online").await else {

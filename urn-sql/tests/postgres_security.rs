@@ -1503,3 +1503,308 @@ async fn unnamed_schemas_are_checked_before_use() {
     drop(admin);
     db.drop().await;
 }
+
+/// The re-key against the roles it shares a database with (issue #52): it runs as the table's
+/// owner whoever starts it, makes its objects new or refuses a name another role took first,
+/// binds no function of another role, and re-keys a table named without a schema only when
+/// that is the runner's one table of the name. Each attempt on a planted object fails before
+/// anything changes, and no planted code runs.
+mod rekey {
+    use sqlx::Row;
+    use urn_sql::sqlx::rekey;
+    use urn_sql::{KeyRules, OnCollision};
+
+    use super::support::rekey::scenario_urns;
+    use super::*;
+
+    /// The planted code's calls, as (what, role).
+    async fn planted_calls(admin: &mut PgConnection) -> Vec<(String, String)> {
+        sqlx::query_as("SELECT call, by_role::text FROM audit.planted_calls ORDER BY 1")
+            .fetch_all(admin)
+            .await
+            .unwrap()
+    }
+
+    /// A function of `role`'s, `public.<name>(<args>)` returning `returns`, that logs its call
+    /// (`what`) and returns `value`.
+    fn planted_function(name: &str, args: &str, returns: &str, value: &str) -> String {
+        format!(
+            "CREATE FUNCTION public.{name}({args}) RETURNS {returns} LANGUAGE plpgsql AS $f$ \
+             BEGIN INSERT INTO audit.planted_calls VALUES ('{name}', current_user); \
+             RETURN {value}; END $f$"
+        )
+    }
+
+    /// A V1 table `name` of the re-key scenario's URNs, urn-sql's objects in `urn_schema`,
+    /// made by the administrator and given to `owner`.
+    async fn v1_table(
+        admin: &mut PgConnection,
+        name: &str,
+        urn_schema: &str,
+        owner: &str,
+    ) -> UrnTable {
+        let table = UrnTable::new(name)
+            .and_then(|t| t.with_urn_schema(urn_schema))
+            .unwrap()
+            .with_key_rules(KeyRules::V1)
+            .unwrap();
+        admin
+            .execute(AssertSqlSafe(Dialect::Postgres.create_table_sql(&table)))
+            .await
+            .unwrap();
+        let urns: Vec<String> = scenario_urns()
+            .iter()
+            .map(|u| u.as_str().to_owned())
+            .collect();
+        sqlx::query(AssertSqlSafe(format!(
+            "INSERT INTO {name} (urn) SELECT unnest($1::text[])"
+        )))
+        .bind(&urns)
+        .execute(&mut *admin)
+        .await
+        .unwrap();
+        admin
+            .execute(AssertSqlSafe(format!(
+                "ALTER TABLE {name} OWNER TO {owner}"
+            )))
+            .await
+            .unwrap();
+        table
+    }
+
+    async fn count(admin: &mut PgConnection, name: &str) -> i64 {
+        sqlx::query_scalar(AssertSqlSafe(format!("SELECT count(*) FROM {name}")))
+            .fetch_one(admin)
+            .await
+            .unwrap()
+    }
+
+    /// A superuser who re-keys another role's table does it as that role: what the re-key makes
+    /// (the trigger function, the side table) is the owner's, and the connection is the
+    /// superuser's again after, its `lock_timeout` as it was.
+    #[tokio::test]
+    async fn a_superuser_rekeys_as_the_tables_owner() {
+        let Some(mut db) = Scratch::new("rekey_owner").await else {
+            return;
+        };
+        db.install().await;
+        let alice = db.role("urn_alice", false).await;
+        let mut admin = db.admin().await;
+        admin
+            .execute(AssertSqlSafe(format!(
+                "CREATE SCHEMA app AUTHORIZATION {alice}; SET lock_timeout = '7s'"
+            )))
+            .await
+            .unwrap();
+        let table = v1_table(&mut admin, "app.items", "public", &alice).await;
+        let done = rekey(&mut admin, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap();
+        assert!(done.switched && done.moved == 5, "{done:?}");
+        let owners: Vec<String> = sqlx::query_scalar(
+            "SELECT pg_get_userbyid(proowner)::text FROM pg_proc WHERE proname = 'items_urn_key_v2' \
+             UNION ALL SELECT pg_get_userbyid(relowner)::text FROM pg_class \
+             WHERE oid = 'app.items_urn_key_v2_collisions'::regclass",
+        )
+        .fetch_all(&mut admin)
+        .await
+        .unwrap();
+        assert_eq!(owners, [alice.clone(), alice.clone()]);
+        let row = sqlx::query(
+            "SELECT current_user::text, session_user::text, current_setting('lock_timeout')",
+        )
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+        let (current, session, timeout): (String, String, String) =
+            (row.get(0), row.get(1), row.get(2));
+        assert_eq!((current, timeout.as_str()), (session, "7s"));
+        drop(admin);
+        db.drop().await;
+    }
+
+    /// Objects another role made first under the names the re-key makes, and a trigger another
+    /// role put on the table: each stops the re-key, naming it, before anything changes; none
+    /// of their code runs. (Before: keep-first adopted a planted side table, whose trigger ran
+    /// as the superuser who re-keyed and dropped the moved rows; a planted trigger function was
+    /// kept and ran in every insert; a relation under the new index's name left the table
+    /// without a unique index.)
+    #[tokio::test]
+    async fn objects_another_role_made_first_are_refused() {
+        let Some(mut db) = Scratch::new("rekey_planted").await else {
+            return;
+        };
+        db.install().await;
+        let alice = db.role("urn_alice", true).await;
+        let attacker = db.role("urn_attacker", true).await;
+        let mut admin = db.admin().await;
+        admin.execute(PLANTED_CALLS).await.unwrap();
+        let table = v1_table(&mut admin, "public.items", "public", &alice).await;
+        let initial = count(&mut admin, "public.items").await;
+        let mut theirs = db.as_role(&attacker).await;
+        let logging_trigger = planted_function("planted_trigger", "", "trigger", "NEW");
+        theirs
+            .execute(AssertSqlSafe(logging_trigger))
+            .await
+            .unwrap();
+        let plants = [
+            (
+                "CREATE TABLE public.items_urn_key_v2_collisions (id bigint, urn text, \
+                 urn_key text, urn_sql_kept_id bigint, urn_sql_new_key text); \
+                 CREATE TRIGGER planted BEFORE INSERT ON public.items_urn_key_v2_collisions \
+                 FOR EACH ROW EXECUTE FUNCTION public.planted_trigger()"
+                    .to_owned(),
+                "items_urn_key_v2_collisions",
+                "DROP TABLE public.items_urn_key_v2_collisions",
+            ),
+            (
+                planted_function("items_urn_key_v2", "", "trigger", "NEW"),
+                "function \"public\".\"items_urn_key_v2\"()",
+                "DROP FUNCTION public.items_urn_key_v2()",
+            ),
+            (
+                "CREATE TABLE public.items_urn_key_v2_unique (x int)".to_owned(),
+                "items_urn_key_v2_unique",
+                "DROP TABLE public.items_urn_key_v2_unique",
+            ),
+        ];
+        for (plant, named, undo) in &plants {
+            theirs.execute(AssertSqlSafe(plant.clone())).await.unwrap();
+            let err = rekey(&mut admin, &table, KeyRules::V2, OnCollision::KeepFirst)
+                .await
+                .unwrap_err();
+            let (_, message) = pg_failure(&err);
+            assert!(message.contains(named), "{named}: {message}");
+            assert_eq!(count(&mut admin, "public.items").await, initial, "{named}");
+            theirs.execute(*undo).await.unwrap();
+        }
+        // A trigger on the table whose function another role owns (she has TRIGGER on it).
+        admin
+            .execute(AssertSqlSafe(format!(
+                "GRANT TRIGGER ON public.items TO {attacker}"
+            )))
+            .await
+            .unwrap();
+        theirs
+            .execute(
+                "CREATE TRIGGER planted AFTER UPDATE ON public.items \
+                 FOR EACH ROW EXECUTE FUNCTION public.planted_trigger()",
+            )
+            .await
+            .unwrap();
+        let err = rekey(&mut admin, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err();
+        let (code, message) = pg_failure(&err);
+        assert_eq!(code, "42501", "{message}");
+        assert!(message.contains("planted_trigger()"), "{message}");
+        assert_eq!(planted_calls(&mut admin).await, []);
+        admin
+            .execute("DROP TRIGGER planted ON public.items")
+            .await
+            .unwrap();
+        // Then, nothing planted: it goes through.
+        let done = rekey(&mut admin, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap();
+        assert!(done.switched && done.moved == 5, "{done:?}");
+        assert_eq!(planted_calls(&mut admin).await, []);
+        drop((admin, theirs));
+        db.drop().await;
+    }
+
+    /// urn-sql installed in its own schema and the re-key told nothing of it: the functions it
+    /// would bind into the trigger, the CHECK and the index are `public`'s, which a co-tenant
+    /// planted. It refuses (42501), naming them, before anything changes. (Before: her
+    /// functions ran as the re-keyer and then as every writer.)
+    #[tokio::test]
+    async fn functions_of_another_role_are_never_bound() {
+        let Some(mut db) = Scratch::new("rekey_bound").await else {
+            return;
+        };
+        let attacker = db.role("urn_attacker", true).await;
+        let mut admin = db.admin().await;
+        admin.execute(PLANTED_CALLS).await.unwrap();
+        admin.execute("CREATE SCHEMA urn_sql").await.unwrap();
+        install_into_urn_sql(&mut admin).await;
+        admin.execute("RESET search_path").await.unwrap();
+        let table = v1_table(&mut admin, "public.items", "urn_sql", "CURRENT_USER").await;
+        let mut theirs = db.as_role(&attacker).await;
+        for (name, args, returns, value) in [
+            ("urn_key_v2", "u text", "text", "lower(u)"),
+            ("urn_key_v2_inline", "u text", "text", "lower(u)"),
+            ("urn_key_index", "k text", "text", "k"),
+        ] {
+            theirs
+                .execute(AssertSqlSafe(planted_function(name, args, returns, value)))
+                .await
+                .unwrap();
+        }
+        let told_nothing = UrnTable::new("public.items")
+            .unwrap()
+            .with_key_rules(KeyRules::V1)
+            .unwrap();
+        let err = rekey(&mut admin, &told_nothing, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap_err();
+        let (code, message) = pg_failure(&err);
+        assert_eq!(code, "42501", "{message}");
+        assert!(message.contains("\"public\".urn_key_v2"), "{message}");
+        assert_eq!(planted_calls(&mut admin).await, []);
+        // Told where urn-sql is, it goes on (no collisions: the pairs' second rows go first).
+        admin
+            .execute("DELETE FROM public.items WHERE id % 2 = 0 AND id > 200")
+            .await
+            .unwrap();
+        let done = rekey(&mut admin, &table, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap();
+        assert!(done.switched, "{done:?}");
+        assert_eq!(planted_calls(&mut admin).await, []);
+        drop((admin, theirs));
+        db.drop().await;
+    }
+
+    /// A table named without a schema is re-keyed only when it is the runner's and the one
+    /// relation of its name: a superuser's `--table items` meant for `app.items` does not
+    /// re-key a co-tenant's `public.items` (and run her trigger as the superuser).
+    #[tokio::test]
+    async fn a_table_named_without_a_schema_must_be_the_runners_only_one() {
+        let Some(mut db) = Scratch::new("rekey_unqualified").await else {
+            return;
+        };
+        db.install().await;
+        let attacker = db.role("urn_attacker", true).await;
+        let mut admin = db.admin().await;
+        admin.execute(PLANTED_CALLS).await.unwrap();
+        let mut theirs = db.as_role(&attacker).await;
+        let table = UrnTable::new("items")
+            .unwrap()
+            .with_key_rules(KeyRules::V1)
+            .unwrap();
+        theirs
+            .execute(AssertSqlSafe(format!(
+                "{} INSERT INTO public.items (urn) VALUES ('urn:example:a'); {}; \
+                 CREATE TRIGGER planted BEFORE UPDATE ON public.items \
+                 FOR EACH ROW EXECUTE FUNCTION public.planted_trigger()",
+                Dialect::Postgres.create_table_sql(&table),
+                planted_function("planted_trigger", "", "trigger", "NEW"),
+            )))
+            .await
+            .unwrap();
+        let err = rekey(&mut admin, &table, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap_err();
+        let (code, message) = pg_failure(&err);
+        assert_eq!(code, "42501", "{message}");
+        assert!(message.contains("named without its schema"), "{message}");
+        assert_eq!(planted_calls(&mut admin).await, []);
+        // Hers, named by her, and hers alone of the name: she may re-key it (as herself).
+        let done = rekey(&mut theirs, &table, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap();
+        assert!(done.switched, "{done:?}");
+        drop((admin, theirs));
+        db.drop().await;
+    }
+}

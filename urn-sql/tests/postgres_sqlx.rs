@@ -1366,6 +1366,262 @@ mod rekey {
         db.drop_schema().await;
     }
 
+    /// `SELECT count(*)` of `sql` (a `FROM …` clause).
+    async fn count(db: &Db, from: &str) -> i64 {
+        sqlx::query_scalar(AssertSqlSafe(format!("SELECT count(*) FROM {from}")))
+            .fetch_one(&db.pool)
+            .await
+            .unwrap()
+    }
+
+    /// keep-first moves no row that another table references, whatever the foreign key's
+    /// `ON DELETE`: it refuses before changing anything, naming each constraint. (Before, a
+    /// CASCADE key lost the notes of the rows moved, a SET NULL key lost their tags.) Once
+    /// those rows point at the rows kept, the move goes through and keeps them.
+    #[tokio::test]
+    async fn keep_first_moves_no_row_another_table_references() {
+        let Some(db) = Db::new("rekey_fk").await else {
+            return;
+        };
+        let s = &db.schema;
+        let table = db.filled("items", &scenario_urns()).await;
+        // Ids 201 to 210 are the pairs: keep-first keeps 201, 203, … and moves 202, 204, ….
+        db.pool
+            .execute(AssertSqlSafe(format!(
+                "CREATE TABLE {s}.notes (id int PRIMARY KEY, item_id bigint REFERENCES {s}.items ON DELETE CASCADE); \
+                 CREATE TABLE {s}.tags (id int PRIMARY KEY, item_id bigint REFERENCES {s}.items ON DELETE SET NULL); \
+                 CREATE TABLE {s}.links (id int PRIMARY KEY, item_id bigint REFERENCES {s}.items); \
+                 INSERT INTO {s}.notes VALUES (1, 201), (2, 202), (3, 1); \
+                 INSERT INTO {s}.tags VALUES (1, 204), (2, 3); \
+                 INSERT INTO {s}.links VALUES (1, 206)"
+            )))
+            .await
+            .unwrap();
+        let before = db.rows("items").await;
+        let err = rekey(&db.pool, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err();
+        let e = support::pg_error(&err);
+        assert_eq!(e.code(), "23503", "{err}");
+        for constraint in [
+            "notes_item_id_fkey",
+            "tags_item_id_fkey",
+            "links_item_id_fkey",
+        ] {
+            assert!(e.message().contains(constraint), "{err}");
+        }
+        assert_eq!(db.rows("items").await, before);
+        assert_eq!(count(&db, &format!("{s}.notes")).await, 3);
+        assert_eq!(
+            count(&db, &format!("{s}.tags WHERE item_id IS NOT NULL")).await,
+            2
+        );
+        db.pool
+            .execute(AssertSqlSafe(format!(
+                "UPDATE {s}.notes SET item_id = 201 WHERE item_id = 202; \
+                 UPDATE {s}.tags SET item_id = 203 WHERE item_id = 204; \
+                 UPDATE {s}.links SET item_id = 205 WHERE item_id = 206"
+            )))
+            .await
+            .unwrap();
+        let done = rekey(&db.pool, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap();
+        assert!(done.switched && done.moved == 5, "{done:?}");
+        assert_eq!(count(&db, &format!("{s}.notes")).await, 3);
+        assert_eq!(
+            count(&db, &format!("{s}.tags WHERE item_id IS NOT NULL")).await,
+            2
+        );
+        db.drop_schema().await;
+    }
+
+    /// Table names of 51 to 63 bytes, whose derived names PostgreSQL cut to 63: the side table
+    /// and the new index were one name (51 to 53: the switch renamed the side table into the
+    /// index's place and the table had no unique index; from 54 the re-key never finished).
+    /// Each is re-keyed with keep-first and refuses a respelling after.
+    #[tokio::test]
+    async fn long_table_names_keep_their_unique_index() {
+        let Some(db) = Db::new("rekey_long").await else {
+            return;
+        };
+        let urns = scenario_urns();
+        for len in [51, 52, 53, 54, 63] {
+            let name = format!("l{len}_{}", "x".repeat(len - 4));
+            let table = db.filled(&name, &urns).await;
+            let done = rekey(&db.pool, &table, KeyRules::V2, OnCollision::KeepFirst)
+                .await
+                .unwrap();
+            assert!(done.switched && done.moved == 5, "{len}: {done:?}");
+            let items = table.clone().with_key_rules(KeyRules::V2).unwrap();
+            for (_, b) in PAIRS {
+                let row = insert_or_get(&db.pool, &items, &b.parse().unwrap())
+                    .await
+                    .unwrap();
+                assert!(!row.inserted, "{len}: {b}");
+            }
+            let unique: i64 = sqlx::query_scalar(AssertSqlSafe(format!(
+                "SELECT count(*) FROM pg_index WHERE indrelid = '{}.{name}'::regclass AND indisunique",
+                db.schema
+            )))
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+            assert_eq!(unique, 2, "{len}");
+        }
+        db.drop_schema().await;
+    }
+
+    /// The backfill walks the rows in id order, not the range of ids: ids of ±9.2e18 (a writer
+    /// may choose them) are two rows, not 1.8e15 batches.
+    #[tokio::test]
+    async fn the_backfill_walks_rows_whatever_their_ids() {
+        let Some(db) = Db::new("rekey_ids").await else {
+            return;
+        };
+        let table = db.filled("items", &distinct(20)).await;
+        db.pool
+            .execute(AssertSqlSafe(format!(
+                "INSERT INTO {}.items (id, urn) OVERRIDING SYSTEM VALUE \
+                 VALUES (-9200000000000000000, 'urn:example:low'), (9200000000000000000, 'urn:example:high')",
+                db.schema
+            )))
+            .await
+            .unwrap();
+        let mut conn = db.pool.acquire().await.unwrap();
+        conn.execute("SET statement_timeout = '20s'").await.unwrap();
+        let done = rekey(&mut *conn, &table, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap();
+        assert!(done.switched);
+        conn.execute("RESET statement_timeout").await.unwrap();
+        drop(conn);
+        check_rows(&db.rows("items").await, 22);
+        db.drop_schema().await;
+    }
+
+    /// What depends on the key column (a view someone made; the switch drops the column) is
+    /// named before anything changes, not at the switch on every run. A table that is not
+    /// there is an error, never `switched`.
+    #[tokio::test]
+    async fn the_re_key_refuses_what_it_cannot_finish_before_changing_anything() {
+        let Some(db) = Db::new("rekey_depends").await else {
+            return;
+        };
+        let s = &db.schema;
+        let table = db.filled("items", &distinct(20)).await;
+        db.pool
+            .execute(AssertSqlSafe(format!(
+                "CREATE VIEW {s}.item_keys AS SELECT urn_key FROM {s}.items"
+            )))
+            .await
+            .unwrap();
+        let err = rekey(&db.pool, &table, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap_err();
+        let e = support::pg_error(&err);
+        assert_eq!(e.code(), "2BP01", "{err}");
+        assert!(e.message().contains("item_keys"), "{err}");
+        let new_column = format!(
+            "pg_attribute WHERE attrelid = '{s}.items'::regclass AND attname = 'urn_key_v2'"
+        );
+        assert_eq!(count(&db, &new_column).await, 0);
+        db.pool
+            .execute(AssertSqlSafe(format!("DROP VIEW {s}.item_keys")))
+            .await
+            .unwrap();
+        let done = rekey(&db.pool, &table, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap();
+        assert!(done.switched);
+        let missing = v1(db.table("missing"));
+        let err = rekey(&db.pool, &missing, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap_err();
+        assert_eq!(support::pg_error(&err).code(), "42P01", "{err}");
+        db.drop_schema().await;
+    }
+
+    /// A writer between the listing and the move: a collision's first row deleted, another's
+    /// second row respelled into a URN of its own. Neither row that no longer collides moves;
+    /// the others do. (Before, both moved: one out of a table that then had no row of it.)
+    #[tokio::test]
+    async fn a_row_that_no_longer_collides_stays() {
+        let Some(db) = Db::new("rekey_writer").await else {
+            return;
+        };
+        let s = &db.schema;
+        let table = db.filled("items", &scenario_urns()).await;
+        let script = Dialect::Postgres
+            .rekey_sql(&table, KeyRules::V2, OnCollision::KeepFirst)
+            .unwrap();
+        let at = script.find("\n-- keep-first: the later rows").unwrap();
+        let (code, err) = db.psql(&format!(
+            "{}\nDELETE FROM {s}.items WHERE id = 201;\n\
+             UPDATE {s}.items SET urn = 'urn:doi:10.1093/other' WHERE id = 204;\n{}",
+            &script[..at],
+            &script[at..]
+        ));
+        assert_eq!(code, Some(0), "{err}");
+        assert!(err.contains("3 rows moved"), "{err}");
+        let moved: Vec<i64> = sqlx::query_scalar(AssertSqlSafe(format!(
+            "SELECT id FROM {s}.items_urn_key_v2_collisions ORDER BY id"
+        )))
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
+        assert_eq!(moved, [206, 208, 210]);
+        let rows = db.rows("items").await;
+        for id in [202, 203, 204] {
+            assert!(rows.iter().any(|r| r.0 == id), "row {id}");
+        }
+        check_rows(&rows, 210 - 1 - 3);
+        db.drop_schema().await;
+    }
+
+    /// Every lock wait has a bound: a transaction that holds an old snapshot keeps the index
+    /// build waiting, and the re-key stops at the session's `lock_timeout` with an error that
+    /// names the table (PostgreSQL's names none), and leaves the connection as it was; then it
+    /// goes on.
+    #[tokio::test]
+    async fn a_lock_wait_is_bounded_and_names_the_table() {
+        let Some(db) = Db::new("rekey_lock").await else {
+            return;
+        };
+        let s = &db.schema;
+        let table = db.filled("items", &distinct(50)).await;
+        let mut holder = db.pool.acquire().await.unwrap();
+        // (A snapshot, and no lock on the table: the steps that lock it go through.)
+        holder
+            .execute("BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT 1")
+            .await
+            .unwrap();
+        let mut conn = db.pool.acquire().await.unwrap();
+        conn.execute("SET lock_timeout = '1s'").await.unwrap();
+        let err = rekey(&mut *conn, &table, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!("{s}.items")) && err.contains("lock_timeout"),
+            "{err}"
+        );
+        let timeout: String = sqlx::query_scalar("SELECT current_setting('lock_timeout')")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap();
+        assert_eq!(timeout, "1s");
+        holder.execute("COMMIT").await.unwrap();
+        // (The re-key's own bound from here: other tests' transactions hold snapshots too.)
+        conn.execute("RESET lock_timeout").await.unwrap();
+        let done = rekey(&mut *conn, &table, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap();
+        assert!(done.switched);
+        drop((conn, holder));
+        db.drop_schema().await;
+    }
+
     /// Online: a writer inserts, updates and deletes all along; every write goes through,
     /// none waits long, and the rows at the end are the rows written.
     #[tokio::test]

@@ -499,6 +499,134 @@ mod rekey {
         assert_eq!(format!("{sql};\n"), fresh);
     }
 
+    /// A pool of one connection to a database in memory, with sqlx's defaults (foreign keys
+    /// on), holding a V1 table `items` of `urns`.
+    async fn v1_items(urns: &[urn_sql::Urn]) -> (SqlitePool, UrnTable) {
+        urn_sql::sqlite::register_for_all_connections().unwrap();
+        let pool: SqlitePool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(SqliteConnectOptions::from_str("sqlite::memory:").unwrap())
+            .await
+            .unwrap();
+        let table = v1(UrnTable::new("items").unwrap());
+        pool.execute(AssertSqlSafe(Dialect::Sqlite.create_table_sql(&table)))
+            .await
+            .unwrap();
+        for urn in urns {
+            sqlx::query("INSERT INTO items (urn) VALUES (?1)")
+                .bind(urn.as_str())
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+        (pool, table)
+    }
+
+    async fn scalar(pool: &SqlitePool, sql: &str) -> i64 {
+        sqlx::query_scalar(AssertSqlSafe(sql))
+            .fetch_one(pool)
+            .await
+            .unwrap()
+    }
+
+    /// The tables that reference `items`: notes (ON DELETE CASCADE) of rows 1, 2, 3, tags
+    /// (ON DELETE SET NULL) of rows 4 and `tagged`.
+    async fn children(pool: &SqlitePool, tagged: i64) {
+        pool.execute(AssertSqlSafe(format!(
+            "CREATE TABLE notes (id INTEGER PRIMARY KEY, item_id INTEGER REFERENCES items ON DELETE CASCADE); \
+             CREATE TABLE tags (id INTEGER PRIMARY KEY, item_id INTEGER REFERENCES items ON DELETE SET NULL); \
+             INSERT INTO notes (item_id) VALUES (1), (2), (3); \
+             INSERT INTO tags (item_id) VALUES (4), ({tagged})"
+        )))
+        .await
+        .unwrap();
+    }
+
+    /// With foreign keys on (sqlx's default), the re-key follows SQLite's procedure: nothing
+    /// fires when the old table goes. (Before: dropping it deleted its rows first, and the
+    /// notes cascaded away and the tags were nulled, with `switched: true`.) The connection's
+    /// `foreign_keys` is on again after.
+    #[tokio::test]
+    async fn foreign_keys_on_lose_no_referencing_row() {
+        let (pool, table) = v1_items(&distinct(20)).await;
+        children(&pool, 5).await;
+        let done = rekey(&pool, &table, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap();
+        assert!(done.switched);
+        assert_eq!(scalar(&pool, "SELECT count(*) FROM notes").await, 3);
+        assert_eq!(
+            scalar(&pool, "SELECT count(*) FROM tags WHERE item_id IS NOT NULL").await,
+            2
+        );
+        assert_eq!(scalar(&pool, "PRAGMA foreign_keys").await, 1);
+        assert_eq!(
+            scalar(&pool, "SELECT count(*) FROM pragma_foreign_key_check").await,
+            0
+        );
+    }
+
+    /// keep-first moves no row another table references: the re-key refuses, naming the
+    /// referencing table and columns, and nothing changes.
+    #[tokio::test]
+    async fn keep_first_moves_no_row_another_table_references() {
+        let urns = scenario_urns();
+        let (pool, table) = v1_items(&urns).await;
+        // Rows 201 to 210 are the pairs: 202 moves.
+        children(&pool, 202).await;
+        let err = rekey(&pool, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("tags (item_id)"), "{err}");
+        assert_eq!(scalar(&pool, "SELECT count(*) FROM items").await, 210);
+        assert_eq!(
+            scalar(&pool, "SELECT count(*) FROM tags WHERE item_id = 202").await,
+            1
+        );
+        let kept: String = sqlx::query_scalar("SELECT sql FROM sqlite_schema WHERE name = 'items'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert!(kept.contains("urn_key_v1("), "{kept}");
+        assert_eq!(scalar(&pool, "PRAGMA foreign_keys").await, 1);
+        pool.execute("UPDATE tags SET item_id = 201 WHERE item_id = 202")
+            .await
+            .unwrap();
+        let done = rekey(&pool, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap();
+        assert!(done.switched && done.moved == 5, "{done:?}");
+        assert_eq!(scalar(&pool, "SELECT count(*) FROM notes").await, 3);
+    }
+
+    /// A side table that is there already is refused, before anything changes (before: one
+    /// left from elsewhere made keep-first delete a row that collided with nothing). A table
+    /// that is not there is an error, never `switched`.
+    #[tokio::test]
+    async fn what_is_not_the_re_keys_own_is_refused() {
+        let (pool, table) = v1_items(&scenario_urns()).await;
+        pool.execute(
+            "CREATE TABLE items_urn_key_v2_collisions (id INTEGER, urn TEXT, urn_key TEXT, \
+             urn_sql_kept_id INTEGER, urn_sql_new_key TEXT); \
+             INSERT INTO items_urn_key_v2_collisions VALUES (7, 'urn:x:y', 'urn:x:y', 201, 'urn:x:y')",
+        )
+        .await
+        .unwrap();
+        let err = rekey(&pool, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("items_urn_key_v2_collisions"), "{err}");
+        assert_eq!(scalar(&pool, "SELECT count(*) FROM items").await, 210);
+        let missing = v1(UrnTable::new("missing").unwrap());
+        assert!(
+            rekey(&pool, &missing, KeyRules::V2, OnCollision::Refuse)
+                .await
+                .is_err()
+        );
+    }
+
     /// A table with an index of its own is refused, before anything changes.
     #[tokio::test]
     async fn a_table_with_its_own_index_is_refused() {

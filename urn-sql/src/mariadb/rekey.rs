@@ -32,8 +32,29 @@
 use urn_core::KeyRules;
 
 use super::{SQL_MODE, backtick, expression, key_comment};
-use crate::rekey::{OnCollision, RekeyError, Rows, Step, refusal, what};
+use crate::rekey::{
+    OnCollision, RekeyError, Restore, Rows, Step, foreign_side_table, referenced, refusal, what,
+};
 use crate::table::UrnTable;
+
+/// The longest a re-key statement waits for a metadata or row lock that blocks no writer, in
+/// seconds (`lock_wait_timeout`, `innodb_lock_wait_timeout`; a shorter bound the session set is
+/// kept): then it fails, naming the table.
+pub(crate) const LOCK_BOUND_S: u32 = 30;
+
+/// The statement that puts back the session's lock bounds the first step saved.
+const RESTORE_SQL: &str = "SET SESSION lock_wait_timeout = \
+     CAST(COALESCE(@urn_sql_rekey_lock_wait_timeout, @@SESSION.lock_wait_timeout) AS UNSIGNED), \
+     SESSION innodb_lock_wait_timeout = \
+     CAST(COALESCE(@urn_sql_rekey_innodb_lock_wait_timeout, @@SESSION.innodb_lock_wait_timeout) AS UNSIGNED), \
+     @urn_sql_rekey_lock_wait_timeout = NULL, @urn_sql_rekey_innodb_lock_wait_timeout = NULL";
+
+/// What the run sets on its connection (the lock bounds), put back from the user variables
+/// the first step saved them in.
+pub(crate) const RESTORE: Restore = Restore {
+    read: None,
+    statements: |_| &[RESTORE_SQL],
+};
 
 /// The names the steps use.
 struct Names {
@@ -124,14 +145,20 @@ impl Names {
         )
     }
 
-    /// `alter` (an `ALTER TABLE … <wait> …` with `{wait}` where its wait clause goes), tried
-    /// `tries` times with `wait` until it gets the table's metadata lock, parsed under
-    /// [`SQL_MODE`].
-    fn with_lock(&self, alter: &str, wait: &str, tries: u32) -> String {
-        let statement = alter
-            .replacen("{wait}", wait, 1)
-            .replace('\'', "''")
-            .replace('\n', "\n        ");
+    /// `alter` (an `ALTER TABLE … {wait} …` with `{wait}` where its wait clause goes) tried
+    /// until it gets the table's metadata lock, parsed under [`SQL_MODE`]: `nowait` times
+    /// with `NOWAIT` (no writer queues behind it), 0.1 to 1 s apart, then up to three times
+    /// waiting at most 1 s (`WAIT 1`: writers that come meanwhile queue behind it for as long;
+    /// under a writer that never pauses, `NOWAIT` may never find the table free), else it
+    /// fails, saying so.
+    fn with_lock(&self, alter: &str, nowait: u32) -> String {
+        let quoted = |wait: &str| {
+            alter
+                .replacen("{wait}", wait, 1)
+                .replace('\'', "''")
+                .replace('\n', "\n          ")
+        };
+        let tries = nowait + 3;
         format!(
             "BEGIN\n  \
              DECLARE attempt INT DEFAULT 0;\n  \
@@ -142,16 +169,40 @@ impl Names {
              SET attempt = attempt + 1;\n        \
              IF attempt >= {tries} THEN\n          \
              SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1205, MESSAGE_TEXT =\n            \
-             'urn-sql: could not lock the table in {tries} tries: nothing was changed; run the re-key again when the long transaction that holds it is over';\n        \
+             'urn-sql: could not lock {table} in {nowait} tries without waiting and 3 of up to 1 s: nothing was changed; run the re-key again when the long transaction that holds it is over';\n        \
              END IF;\n        \
-             DO SLEEP(0.1 * attempt);\n      \
+             IF attempt < {nowait} THEN\n          \
+             DO SLEEP(LEAST(0.1 * attempt, 1));\n        \
+             END IF;\n      \
              END;\n      \
-             SET STATEMENT sql_mode = '{SQL_MODE}' FOR EXECUTE IMMEDIATE\n        \
-             '{statement}';\n      \
+             IF attempt < {nowait} THEN\n        \
+             SET STATEMENT sql_mode = '{SQL_MODE}' FOR EXECUTE IMMEDIATE\n          \
+             '{nowait_statement}';\n      \
+             ELSE\n        \
+             SET STATEMENT sql_mode = '{SQL_MODE}' FOR EXECUTE IMMEDIATE\n          \
+             '{wait_statement}';\n      \
+             END IF;\n      \
              LEAVE retry;\n    \
              END;\n  \
              END LOOP;\n\
-             END;"
+             END;",
+            table = self.table.replace('\'', "''"),
+            nowait_statement = quoted("NOWAIT"),
+            wait_statement = quoted("WAIT 1"),
+        )
+    }
+
+    /// A handler, for the start of a block, that turns a lock wait that reached its bound
+    /// (ERROR 1205) into an error naming the table and what was waiting (`doing`).
+    fn lock_handler(&self, doing: &str) -> String {
+        format!(
+            "DECLARE EXIT HANDLER FOR 1205\n\
+             BEGIN\n  \
+             ROLLBACK;\n  \
+             SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1205, MESSAGE_TEXT =\n    \
+             'urn-sql: {doing} waited longer than its lock bound for a lock on {table}: nothing of that step was done; run the re-key again when the transaction that holds it is over';\n\
+             END;",
+            table = self.table.replace('\'', "''"),
         )
     }
 }
@@ -167,11 +218,16 @@ pub(crate) fn steps(
     let n = Names::of(table, from, to);
     let pending = n.pending();
     let mut steps = vec![Step::always(
-        "the table: there, and keyed (its key and the key's SHA-256)",
+        "the table: there, and keyed (its key and the key's SHA-256); the session's lock waits \
+         bounded",
         format!(
             "IF NOT EXISTS (SELECT 1 FROM {}) OR NOT EXISTS (SELECT 1 FROM {}) THEN\n  \
              SIGNAL SQLSTATE '42S02' SET MESSAGE_TEXT = 'urn-sql: no keyed table {} (its key and the key''s SHA-256 columns)';\n\
-             END IF;",
+             END IF;\n\
+             SET @urn_sql_rekey_lock_wait_timeout = @@SESSION.lock_wait_timeout,\n  \
+             @urn_sql_rekey_innodb_lock_wait_timeout = @@SESSION.innodb_lock_wait_timeout,\n  \
+             SESSION lock_wait_timeout = LEAST(@@SESSION.lock_wait_timeout, {LOCK_BOUND_S}),\n  \
+             SESSION innodb_lock_wait_timeout = LEAST(@@SESSION.innodb_lock_wait_timeout, {LOCK_BOUND_S});",
             n.column(&n.key),
             n.column(&n.key_sha),
             n.table.replace('\'', "''"),
@@ -192,7 +248,9 @@ pub(crate) fn steps(
         what::COLLECT,
         pending.clone(),
         format!(
-            "CREATE TEMPORARY TABLE IF NOT EXISTS urn_sql_rekey_collisions (\n  \
+            "BEGIN\n\
+             {handler}\n\
+             CREATE TEMPORARY TABLE IF NOT EXISTS urn_sql_rekey_collisions (\n  \
              k MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin, ids LONGTEXT CHARACTER SET ascii,\n  \
              urns LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin, first_id BIGINT);\n\
              DELETE FROM urn_sql_rekey_collisions;\n\
@@ -200,7 +258,9 @@ pub(crate) fn steps(
              -- every row it reads (writers waited seconds).\n\
              SET TRANSACTION ISOLATION LEVEL READ COMMITTED;\n\
              SET STATEMENT sql_mode = '{SQL_MODE}', group_concat_max_len = 4294967295 FOR EXECUTE IMMEDIATE\n  \
-             '{collect}';"
+             '{collect}';\n\
+             END;",
+            handler = n.lock_handler("collecting the collisions"),
         ),
     ));
     steps.push(
@@ -212,10 +272,8 @@ pub(crate) fn steps(
         )
         .returning(Rows::Collisions),
     );
-    let matches =
-        "FIND_IN_SET(t.id_, REPLACE(c.ids, ' ', ',')) > 0 AND t.id_ <> c.first_id".to_owned();
-    steps.push(match on_collision {
-        OnCollision::Refuse => Step::when(
+    match on_collision {
+        OnCollision::Refuse => steps.push(Step::when(
             what::REFUSE,
             pending.clone(),
             format!(
@@ -225,44 +283,23 @@ pub(crate) fn steps(
                  END IF;",
                 refusal(&n.table, from, to).replace('\'', "''"),
             ),
-        ),
-        OnCollision::KeepFirst => Step::when(
-            what::KEEP_FIRST,
-            pending.clone(),
-            format!(
-                "IF EXISTS (SELECT 1 FROM urn_sql_rekey_collisions) THEN\n  \
-                 CREATE TABLE IF NOT EXISTS {side} AS SELECT * FROM {t} WHERE FALSE;\n  \
-                 ALTER TABLE {side} ADD COLUMN IF NOT EXISTS urn_sql_kept_id BIGINT,\n    \
-                 ADD COLUMN IF NOT EXISTS urn_sql_new_key MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin;\n  \
-                 BEGIN\n    \
-                 DECLARE columns LONGTEXT;\n    \
-                 DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;\n    \
-                 -- The columns both tables have (the table may have gained the new key columns).\n    \
-                 SET STATEMENT group_concat_max_len = 4294967295 FOR\n    \
-                 SELECT GROUP_CONCAT(CONCAT('`', a.COLUMN_NAME, '`') ORDER BY a.ORDINAL_POSITION) INTO columns\n    \
-                 FROM information_schema.COLUMNS AS a JOIN information_schema.COLUMNS AS b\n      \
-                 ON b.TABLE_SCHEMA = a.TABLE_SCHEMA AND b.TABLE_NAME = '{side_bare}' AND b.COLUMN_NAME = a.COLUMN_NAME\n    \
-                 WHERE a.TABLE_SCHEMA = {schema} AND a.TABLE_NAME = {bare};\n    \
-                 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;\n    \
-                 START TRANSACTION;\n    \
-                 EXECUTE IMMEDIATE CONCAT('INSERT INTO {side} (', columns, ', urn_sql_kept_id, urn_sql_new_key) SELECT ',\n      \
-                 'v.', REPLACE(columns, ',', ', v.'), ', v.kept, v.k FROM (SELECT t.*, c.first_id AS kept, c.k FROM ',\n      \
-                 '(SELECT *, {id} AS id_ FROM {t}) AS t JOIN urn_sql_rekey_collisions AS c ON {matches_quoted}) AS v');\n    \
-                 DELETE t FROM (SELECT {id} AS id_ FROM {t}) AS m JOIN {t} AS t ON t.{id} = m.id_\n      \
-                 JOIN urn_sql_rekey_collisions AS c ON FIND_IN_SET(m.id_, REPLACE(c.ids, ' ', ',')) > 0 AND m.id_ <> c.first_id;\n    \
-                 COMMIT;\n  \
-                 END;\n\
-                 END IF;",
-                side = n.side,
-                side_bare = n.side_bare.trim_matches('`'),
-                t = n.table,
-                schema = n.schema,
-                bare = n.bare,
-                id = n.id,
-                matches_quoted = matches.replace('\'', "''"),
-            ),
-        ),
-    });
+        )),
+        OnCollision::KeepFirst => {
+            steps.push(Step::when(
+                what::KEEP_FIRST,
+                pending.clone(),
+                keep_first(&n),
+            ));
+            steps.push(
+                Step::when(
+                    what::MOVED,
+                    pending.clone(),
+                    "SELECT n AS moved FROM urn_sql_rekey_moved;".to_owned(),
+                )
+                .returning(Rows::Moved),
+            );
+        }
+    }
     steps.push(Step::when(
         "the new key columns, VIRTUAL (instant)",
         format!("{pending} AND NOT EXISTS (SELECT 1 FROM {})", n.column(&n.new)),
@@ -278,8 +315,7 @@ pub(crate) fn steps(
                 comment = n.new_comment,
                 new_sha = n.new_sha,
             ),
-            "NOWAIT",
-            50,
+            10,
         ),
     ));
     steps.push(Step::when(
@@ -290,8 +326,7 @@ pub(crate) fn steps(
                 "ALTER TABLE {} {{wait}} ADD CONSTRAINT {} UNIQUE ({}), ALGORITHM=INPLACE, LOCK=NONE",
                 n.table, n.new_index, n.new_sha
             ),
-            "WAIT 1",
-            3,
+            0,
         ),
     ));
     steps.push(Step::when(
@@ -314,15 +349,171 @@ pub(crate) fn steps(
                 new_sha = n.new_sha,
                 new_index = n.new_index,
             ),
-            "NOWAIT",
-            50,
+            10,
         ),
     ));
+    // Keyed by the new rules: the key column is there and marked as theirs.
     steps.push(
-        Step::always(what::DONE, format!("SELECT NOT {pending} AS switched;"))
-            .returning(Rows::Switched),
+        Step::always(
+            what::DONE,
+            format!(
+                "SELECT COALESCE((SELECT COLUMN_COMMENT = '{}' FROM {}), FALSE) AS switched;",
+                n.new_comment,
+                n.column(&n.key)
+            ),
+        )
+        .returning(Rows::Switched),
     );
     Ok(steps)
+}
+
+/// The keep-first step: the side table made (or an earlier run's, checked whole), then in one
+/// transaction the rows the collisions name locked, those that still collide picked, every
+/// foreign key that references the table asked whether it references one of them (then
+/// nothing moves), and the rest moved whole; the count kept for [`Rows::Moved`]. On any error
+/// the transaction is rolled back and a side table this run made is dropped.
+fn keep_first(n: &Names) -> String {
+    let side_bare = n.side_bare.trim_matches('`');
+    let side_row = format!(
+        "information_schema.TABLES WHERE TABLE_SCHEMA = {} AND TABLE_NAME = '{side_bare}'",
+        n.schema
+    );
+    let table_row = format!(
+        "information_schema.TABLES WHERE TABLE_SCHEMA = {} AND TABLE_NAME = {}",
+        n.schema, n.bare
+    );
+    let new_columns = format!(
+        "'{}', '{}'",
+        n.new.trim_matches('`'),
+        n.new_sha.trim_matches('`')
+    );
+    let quoted = |text: &str| text.replace('\'', "''");
+    let refused_side = |why: &str| quoted(&foreign_side_table(&n.side.replace('`', ""), why));
+    let locked = format!(
+        "INSERT INTO urn_sql_rekey_locked SELECT t.{id}, {key} FROM {t} AS t \
+         JOIN urn_sql_rekey_listed AS l ON l.id = t.{id} FOR UPDATE",
+        id = n.id,
+        key = n.new_key.replace('\n', "\n    "),
+        t = n.table,
+    );
+    format!(
+        "CREATE TEMPORARY TABLE IF NOT EXISTS urn_sql_rekey_moved (n BIGINT);\n\
+         DELETE FROM urn_sql_rekey_moved;\n\
+         INSERT INTO urn_sql_rekey_moved VALUES (0);\n\
+         IF EXISTS (SELECT 1 FROM urn_sql_rekey_collisions) THEN\n  \
+         BEGIN\n    \
+         DECLARE columns, t_columns, refused, message, fk_name, fk_child, fk_matches LONGTEXT;\n    \
+         DECLARE done, made INT DEFAULT FALSE;\n    \
+         DECLARE errno INT;\n    \
+         DECLARE moved BIGINT DEFAULT 0;\n    \
+         DECLARE fks CURSOR FOR\n      \
+         SELECT r.CONSTRAINT_NAME, CONCAT('`', REPLACE(r.CONSTRAINT_SCHEMA, '`', '``'), '`.`', REPLACE(r.TABLE_NAME, '`', '``'), '`'),\n        \
+         GROUP_CONCAT(CONCAT('c.`', REPLACE(k.COLUMN_NAME, '`', '``'), '` = p.`', REPLACE(k.REFERENCED_COLUMN_NAME, '`', '``'), '`')\n          \
+         ORDER BY k.ORDINAL_POSITION SEPARATOR ' AND ')\n      \
+         FROM information_schema.REFERENTIAL_CONSTRAINTS AS r\n      \
+         JOIN information_schema.KEY_COLUMN_USAGE AS k ON k.CONSTRAINT_SCHEMA = r.CONSTRAINT_SCHEMA\n        \
+         AND k.CONSTRAINT_NAME = r.CONSTRAINT_NAME AND k.TABLE_NAME = r.TABLE_NAME AND k.REFERENCED_TABLE_NAME IS NOT NULL\n      \
+         WHERE r.UNIQUE_CONSTRAINT_SCHEMA = {schema} AND r.REFERENCED_TABLE_NAME = {bare}\n      \
+         GROUP BY r.CONSTRAINT_SCHEMA, r.TABLE_NAME, r.CONSTRAINT_NAME;\n    \
+         DECLARE CONTINUE HANDLER FOR NOT FOUND SET done = TRUE;\n    \
+         DECLARE EXIT HANDLER FOR SQLEXCEPTION\n    \
+         BEGIN\n      \
+         GET DIAGNOSTICS CONDITION 1 errno = MYSQL_ERRNO;\n      \
+         ROLLBACK;\n      \
+         IF made THEN\n        \
+         DROP TABLE IF EXISTS {side};\n      \
+         END IF;\n      \
+         IF errno = 1205 THEN\n        \
+         SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1205, MESSAGE_TEXT =\n          \
+         'urn-sql: keep-first waited longer than its lock bound for rows of {t_text}: nothing was moved or changed; run the re-key again when the transaction that holds them is over';\n      \
+         END IF;\n      \
+         RESIGNAL;\n    \
+         END;\n    \
+         -- The side table: made new, or an earlier run's: a plain table of the table's engine,\n    \
+         -- without triggers, with every column of the table (a table another user made first\n    \
+         -- with fewer columns would lose what the moved rows hold there).\n    \
+         IF NOT EXISTS (SELECT 1 FROM {side_row}) THEN\n      \
+         CREATE TABLE {side} AS SELECT * FROM {t} WHERE FALSE;\n      \
+         SET made = TRUE;\n      \
+         ALTER TABLE {side} ADD COLUMN urn_sql_kept_id BIGINT,\n        \
+         ADD COLUMN urn_sql_new_key MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin;\n    \
+         ELSEIF NOT EXISTS (SELECT 1 FROM {side_row} AND TABLE_TYPE = 'BASE TABLE'\n        \
+         AND ENGINE = (SELECT ENGINE FROM {table_row}))\n      \
+         OR EXISTS (SELECT 1 FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = {schema} AND EVENT_OBJECT_TABLE = '{side_bare}') THEN\n      \
+         SIGNAL SQLSTATE '42S01' SET MYSQL_ERRNO = 1050, MESSAGE_TEXT = '{not_ours}';\n    \
+         ELSEIF EXISTS (SELECT 1 FROM information_schema.COLUMNS AS a WHERE a.TABLE_SCHEMA = {schema} AND a.TABLE_NAME = {bare}\n        \
+         AND a.COLUMN_NAME NOT IN ({new_columns}) AND NOT EXISTS (SELECT 1 FROM information_schema.COLUMNS AS b\n          \
+         WHERE b.TABLE_SCHEMA = a.TABLE_SCHEMA AND b.TABLE_NAME = '{side_bare}' AND b.COLUMN_NAME = a.COLUMN_NAME AND b.COLUMN_TYPE = a.COLUMN_TYPE))\n      \
+         OR (SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = {schema} AND TABLE_NAME = '{side_bare}'\n        \
+         AND ((COLUMN_NAME = 'urn_sql_kept_id' AND DATA_TYPE = 'bigint') OR (COLUMN_NAME = 'urn_sql_new_key' AND DATA_TYPE = 'mediumtext'))) <> 2 THEN\n      \
+         SIGNAL SQLSTATE '42S01' SET MYSQL_ERRNO = 1050, MESSAGE_TEXT = '{incomplete}';\n    \
+         END IF;\n    \
+         SET STATEMENT group_concat_max_len = 4294967295 FOR\n    \
+         SELECT GROUP_CONCAT(CONCAT('`', REPLACE(COLUMN_NAME, '`', '``'), '`') ORDER BY ORDINAL_POSITION),\n      \
+         GROUP_CONCAT(CONCAT('t.`', REPLACE(COLUMN_NAME, '`', '``'), '`') ORDER BY ORDINAL_POSITION) INTO columns, t_columns\n    \
+         FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = {schema} AND TABLE_NAME = {bare} AND COLUMN_NAME NOT IN ({new_columns});\n    \
+         SET TRANSACTION ISOLATION LEVEL READ COMMITTED;\n    \
+         START TRANSACTION;\n    \
+         -- The rows the collisions name, locked: a writer may have changed or deleted some since\n    \
+         -- they were listed, and only rows that still collide move.\n    \
+         DROP TEMPORARY TABLE IF EXISTS urn_sql_rekey_listed, urn_sql_rekey_locked, urn_sql_rekey_groups, urn_sql_rekey_moving;\n    \
+         CREATE TEMPORARY TABLE urn_sql_rekey_listed (id BIGINT PRIMARY KEY)\n      \
+         SELECT j.id FROM urn_sql_rekey_collisions AS c,\n      \
+         JSON_TABLE(CONCAT('[', REPLACE(c.ids, ' ', ','), ']'), '$[*]' COLUMNS (id BIGINT PATH '$')) AS j;\n    \
+         CREATE TEMPORARY TABLE urn_sql_rekey_locked (id BIGINT PRIMARY KEY, k MEDIUMTEXT CHARACTER SET ascii COLLATE ascii_bin);\n    \
+         SET STATEMENT sql_mode = '{SQL_MODE}' FOR EXECUTE IMMEDIATE\n      \
+         '{locked}';\n    \
+         CREATE TEMPORARY TABLE urn_sql_rekey_groups\n      \
+         SELECT k, MIN(id) AS kept FROM urn_sql_rekey_locked GROUP BY k HAVING COUNT(*) > 1;\n    \
+         CREATE TEMPORARY TABLE urn_sql_rekey_moving (id BIGINT PRIMARY KEY)\n      \
+         SELECT l.id, g.kept, l.k FROM urn_sql_rekey_locked AS l JOIN urn_sql_rekey_groups AS g ON g.k = l.k WHERE l.id <> g.kept;\n    \
+         -- Every foreign key that references the table: a moved row that one references stops\n    \
+         -- the move (its ON DELETE would delete or change the rows that reference it).\n    \
+         OPEN fks;\n    \
+         fk_check: LOOP\n      \
+         FETCH fks INTO fk_name, fk_child, fk_matches;\n      \
+         IF done THEN\n        \
+         LEAVE fk_check;\n      \
+         END IF;\n      \
+         EXECUTE IMMEDIATE CONCAT('SELECT EXISTS (SELECT 1 FROM ', fk_child, ' AS c JOIN {t} AS p ON ', fk_matches,\n        \
+         ' JOIN urn_sql_rekey_moving AS m ON m.id = p.{id}) INTO @urn_sql_rekey_referencing');\n      \
+         IF @urn_sql_rekey_referencing THEN\n        \
+         SET refused = CONCAT_WS(', ', refused, CONCAT('`', fk_name, '` of ', fk_child));\n      \
+         END IF;\n    \
+         END LOOP;\n    \
+         CLOSE fks;\n    \
+         IF refused IS NOT NULL THEN\n      \
+         SET message = REPLACE('{referenced}', '@', refused);\n      \
+         SIGNAL SQLSTATE '23000' SET MYSQL_ERRNO = 1451, MESSAGE_TEXT = message;\n    \
+         END IF;\n    \
+         EXECUTE IMMEDIATE CONCAT('INSERT INTO {side} (', columns, ', urn_sql_kept_id, urn_sql_new_key) SELECT ', t_columns,\n      \
+         ', m.kept, m.k FROM {t} AS t JOIN urn_sql_rekey_moving AS m ON m.id = t.{id}');\n    \
+         DELETE t FROM {t} AS t JOIN urn_sql_rekey_moving AS m ON m.id = t.{id};\n    \
+         SET moved = ROW_COUNT();\n    \
+         UPDATE urn_sql_rekey_moved SET n = moved;\n    \
+         COMMIT;\n  \
+         END;\n\
+         END IF;",
+        side = n.side,
+        side_row = side_row,
+        table_row = table_row,
+        side_bare = side_bare,
+        t = n.table,
+        t_text = quoted(&n.table.replace('`', "")),
+        schema = n.schema,
+        bare = n.bare,
+        id = n.id,
+        new_columns = new_columns,
+        not_ours = refused_side(&format!(
+            "is not a plain table of {}'s engine without triggers",
+            n.table.replace('`', "")
+        )),
+        incomplete = refused_side(
+            "lacks a column of the table (or urn_sql_kept_id, urn_sql_new_key) that the moved rows need"
+        ),
+        locked = quoted(&locked),
+        referenced = quoted(&referenced(&n.table.replace('`', ""), "@")),
+    )
 }
 
 /// The retired key columns' drop, for a maintenance window (it copies the table: writers wait

@@ -149,7 +149,7 @@ fn use_check(table: &UrnTable) -> Option<String> {
 /// each owned by a superuser, the current role, or the owner of the object's schema (the
 /// database's owner for a schema of `pg_database_owner`), else `RAISE` `message` (with `%`
 /// for the table, the objects and their owners) and `hint`.
-fn owner_check(table: &UrnTable, with_table: bool, message: &str, hint: &str) -> String {
+pub(crate) fn owner_check(table: &UrnTable, with_table: bool, message: &str, hint: &str) -> String {
     let s = table.urn_schema();
     let urn_schema = s.trim_matches('"');
     let owner_of = |what: String, catalog: &str, owner: &str, oid: String, schema: &str| {
@@ -216,6 +216,7 @@ fn owner_check(table: &UrnTable, with_table: bool, message: &str, hint: &str) ->
         rows.join(",\n    "),
         name.replace('\'', "''"),
         hint.replace('\'', "''"),
+        message = message.replace('\'', "''"),
     )
 }
 

@@ -1,20 +1,44 @@
 //! The SQLite re-key ([`crate::rekey`]): one transaction. SQLite cannot change a generated
-//! column in place, so the table is made again (SQLite's own procedure for a change
-//! `ALTER TABLE` cannot make): a new table keyed by the new rules, the rows copied into it
-//! (ids kept), the old table dropped and the new one renamed to its name, all under
-//! `BEGIN IMMEDIATE`. Other writers wait for it (their busy timeout); readers read the old
-//! table until the commit. A stop anywhere rolls it all back.
+//! column in place, so the table is made again by SQLite's own procedure for a change `ALTER
+//! TABLE` cannot make (<https://www.sqlite.org/lang_altertable.html#otheralter>): foreign keys
+//! off (before the transaction: `PRAGMA foreign_keys` does nothing inside one), then under
+//! `BEGIN IMMEDIATE` a new table keyed by the new rules, the rows copied into it (ids kept),
+//! the old table dropped and the new one renamed to its name, and `PRAGMA foreign_key_check`
+//! of the tables that reference it before the commit. Other writers wait for it (their busy
+//! timeout); readers read the old table until the commit. A stop anywhere rolls it all back.
+//!
+//! With foreign keys on, dropping the old table would delete its rows first and fire every
+//! referencing table's `ON DELETE` (a cascade emptied them); off, nothing fires, and the check
+//! refuses the commit when a referencing row would be left without its row (a keep-first move
+//! of a referenced row, or a foreign key on the key column, whose values change). The helpers
+//! put `foreign_keys` back as they found it; the shell script leaves it off (the shell's
+//! default).
 //!
 //! Guards, each raising its own message before anything changes: the table must be keyed by
 //! the old rules' function, hold only the pattern's three columns (a column of yours would not
-//! be copied), and have no index or trigger of its own (SQLite drops them with the table);
-//! and the collisions are refused or moved ([`OnCollision`]). The connection needs both key
-//! functions (urn-sql registers them; `.load liburn_sqlite_ext` in the shell).
+//! be copied), and have no index or trigger of its own (SQLite drops them with the table); the
+//! side table keep-first makes must not exist; and the collisions are refused or moved
+//! ([`OnCollision`]). The connection needs both key functions (urn-sql registers them; `.load
+//! liburn_sqlite_ext` in the shell).
 
 use urn_core::KeyRules;
 
-use crate::rekey::{OnCollision, RekeyError, Rows, Step, refusal, what};
+use crate::rekey::{
+    OnCollision, RekeyError, Restore, Rows, Step, foreign_side_table, referenced, refusal, what,
+};
 use crate::table::UrnTable;
+
+/// What the run sets on its connection: `foreign_keys` off, put back on if it was on.
+pub(crate) const RESTORE: Restore = Restore {
+    read: Some("PRAGMA foreign_keys"),
+    statements: |was_on| {
+        if was_on {
+            &["PRAGMA foreign_keys = ON"]
+        } else {
+            &[]
+        }
+    },
+};
 
 /// A guard: a temporary trigger on a temporary table that aborts with `message` when a row
 /// with `kind` is inserted, and the insert that fires it when `problem` (a condition) holds.
@@ -68,7 +92,19 @@ pub(crate) fn steps(
     .map_err(|e| RekeyError::new(e.to_string()))?
     .with_key_rules(to)
     .map_err(|e| RekeyError::new(e.to_string()))?;
+    let side_bare = table
+        .key_constraint_name(&format!("{to}_collisions"))
+        .replace('"', "");
+    let fk_check = match table.schema_name() {
+        Some(schema) => format!("pragma_foreign_key_check(NULL, '{schema}')"),
+        None => "pragma_foreign_key_check".to_owned(),
+    };
+    let fk_list = match table.schema_name() {
+        Some(schema) => format!("pragma_foreign_key_list(c.\"table\", '{schema}')"),
+        None => "pragma_foreign_key_list(c.\"table\")".to_owned(),
+    };
     let mut statements = vec![
+        "PRAGMA foreign_keys = OFF".to_owned(),
         "BEGIN IMMEDIATE".to_owned(),
         "CREATE TEMP TABLE IF NOT EXISTS urn_sql_rekey_guard (kind TEXT)".to_owned(),
     ];
@@ -106,6 +142,13 @@ pub(crate) fn steps(
             "EXISTS (SELECT 1 FROM {schema} WHERE tbl_name = '{bare}' AND type IN ('index', 'trigger') AND sql IS NOT NULL)"
         ),
     ));
+    if on_collision == OnCollision::KeepFirst {
+        statements.extend(guard(
+            "side",
+            &foreign_side_table(&side_bare, "exists"),
+            &format!("EXISTS (SELECT 1 FROM {schema} WHERE name = '{side_bare}')"),
+        ));
+    }
     statements.push("DROP TABLE IF EXISTS temp.urn_sql_rekey_collisions".to_owned());
     statements.push(format!(
         "CREATE TEMP TABLE urn_sql_rekey_collisions AS\n  \
@@ -138,23 +181,33 @@ pub(crate) fn steps(
         OnCollision::KeepFirst => (
             what::KEEP_FIRST,
             vec![
+                "DROP TABLE IF EXISTS temp.urn_sql_rekey_moving".to_owned(),
                 format!(
-                    "CREATE TABLE IF NOT EXISTS {side} \
+                    "CREATE TEMP TABLE urn_sql_rekey_moving AS \
+                     SELECT t.i AS id, c.first_id AS kept, c.k AS k \
+                     FROM (SELECT {id} AS i, {to_fn}({urn}) AS k FROM {name}) AS t \
+                     JOIN urn_sql_rekey_collisions AS c ON c.k = t.k WHERE t.i <> c.first_id"
+                ),
+                format!(
+                    "CREATE TABLE {side} \
                  ({id} INTEGER, {urn} TEXT, {key} TEXT, urn_sql_kept_id INTEGER, urn_sql_new_key TEXT)"
                 ),
                 format!(
-                    "INSERT INTO {side} SELECT t.{id}, t.{urn}, t.{key}, c.first_id, c.k \
-                 FROM {name} AS t JOIN urn_sql_rekey_collisions AS c \
-                 ON instr(' ' || c.ids || ' ', ' ' || t.{id} || ' ') > 0 AND t.{id} <> c.first_id"
+                    "INSERT INTO {side} SELECT t.{id}, t.{urn}, t.{key}, m.kept, m.k \
+                 FROM {name} AS t JOIN urn_sql_rekey_moving AS m ON m.id = t.{id}"
                 ),
-                format!(
-                    "DELETE FROM {name} WHERE {id} IN (SELECT {id} FROM {side} \
-                 WHERE urn_sql_kept_id IN (SELECT first_id FROM urn_sql_rekey_collisions))"
-                ),
+                format!("DELETE FROM {name} WHERE {id} IN (SELECT id FROM urn_sql_rekey_moving)"),
             ],
         ),
     };
     steps.extend(resolve.into_iter().map(|sql| Step::always(what, sql)));
+    if on_collision == OnCollision::KeepFirst {
+        // Counted by SQLite: the rows the DELETE just deleted.
+        steps.push(
+            Step::always(what::MOVED, "SELECT changes() AS moved".to_owned())
+                .returning(Rows::Moved),
+        );
+    }
     let mut rest = Vec::new();
     rest.push(
         super::create_table(&keyed)
@@ -170,11 +223,37 @@ pub(crate) fn steps(
         "ALTER TABLE {new_table} RENAME TO {}",
         table.qualified_name().rsplit('.').next().unwrap_or(name)
     ));
-    rest.push("COMMIT".to_owned());
     steps.extend(
         rest.into_iter()
             .map(|sql| Step::always("the table made again under the new rules", sql)),
     );
+    // No row of another table may have lost the row it references (SQLite's procedure, step
+    // 10): listed, then refused.
+    let what_references = "the rows of other tables that reference a row the re-key moved or \
+                           changed (PRAGMA foreign_key_check)";
+    steps.push(
+        Step::always(
+            what_references,
+            format!(
+                "SELECT c.\"table\" || ' (' || (SELECT group_concat(l.\"from\", ', ') FROM {fk_list} AS l \
+                 WHERE l.id = c.fkid) || ')' AS reference, group_concat(c.rowid, ' ') AS rowids, '' \
+                 FROM {fk_check} AS c WHERE c.parent = '{bare}' GROUP BY c.\"table\", c.fkid"
+            ),
+        )
+        .returning(Rows::References),
+    );
+    steps.extend(
+        guard(
+            "references",
+            &referenced(bare, "the foreign keys listed above"),
+            &format!("EXISTS (SELECT 1 FROM {fk_check} WHERE parent = '{bare}')"),
+        )
+        .map(|sql| Step::always(what_references, sql)),
+    );
+    steps.push(Step::always(
+        "the table made again under the new rules",
+        "COMMIT".to_owned(),
+    ));
     steps.push(
         Step::always(
             what::DONE,
