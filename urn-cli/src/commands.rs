@@ -129,7 +129,11 @@ impl Record<'_> {
         else {
             return false;
         };
-        let plain = |s: &str| s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\');
+        // (ASCII only: a non-ASCII character may be one `crate::json` escapes.)
+        let plain = |s: &str| {
+            s.bytes()
+                .all(|b| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\')
+        };
         let message_plain = namespace.message.as_deref().is_none_or(plain);
         if !(plain(input) && message_plain) {
             return false;
@@ -255,7 +259,7 @@ pub(crate) fn inspect(
         line.clear();
         if !record.write_plain(&mut line) {
             line.clear();
-            line.push_str(&serde_json::to_string(&record)?);
+            line.push_str(&crate::json::to_string(&record)?);
         }
         line.push('\n');
         out.write_all(line.as_bytes())

@@ -78,7 +78,7 @@ pub(crate) fn find(
                         link,
                         file,
                     };
-                    serde_json::to_writer(&mut out, &record)?;
+                    crate::json::to_writer(&mut out, &record)?;
                     out.write_all(b"\n")?;
                 }
                 base += text.len() + chunk.invalid().len();
@@ -157,11 +157,11 @@ pub(crate) fn fix(args: &[String], stdin_json: bool) -> io::Result<ExitCode> {
                             message: e.to_string(),
                         }),
                     };
-                    serde_json::to_string(&record)?
+                    crate::json::to_string(&record)?
                 }
                 Err(unreadable) => {
                     any_bad = true;
-                    serde_json::to_string(&Repaired {
+                    crate::json::to_string(&Repaired {
                         input: &unreadable.shown,
                         urn: None,
                         fixes: Vec::new(),

@@ -4,6 +4,7 @@
 mod commands;
 mod dirty;
 mod input;
+mod json;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

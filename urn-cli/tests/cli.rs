@@ -873,7 +873,7 @@ fn dedup_keeps_the_first_spelling_of_each_key_at_scale() {
 
 /// `inspect` writes its records by hand for speed: every line is exactly what serde_json would
 /// write for the same (ordered) object, for valid URNs of every shape, namespace errors and
-/// invalid inputs.
+/// invalid inputs (with U+FEFF escaped, as every line the tool writes escapes it).
 #[test]
 fn inspect_lines_are_exactly_serde_json() {
     let input = "URN:ISBN:0-395-36341-1?+r?=q#\nurn:isbn:0-395-36341-2\nurn:ietf:params:dns::soa\n\
@@ -883,8 +883,45 @@ fn inspect_lines_are_exactly_serde_json() {
     assert_eq!(out.lines().count(), 8);
     for line in out.lines() {
         let value: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert_eq!(serde_json::to_string(&value).unwrap(), line);
+        let written = serde_json::to_string(&value).unwrap();
+        assert_eq!(written.replace('\u{feff}', "\\ufeff"), line);
     }
+}
+
+/// What would reorder, hide or act on the text where a line of JSON is shown (C1 controls,
+/// bidirectional overrides, line separators, invisible characters) is escaped in every
+/// subcommand's JSON, and reads back as the input.
+#[test]
+fn json_escapes_what_a_terminal_would_act_on() {
+    let hostile = "\u{202e}urn:example:a \u{85}\u{2028}\u{200b}";
+    for args in [&["fix"][..], &["inspect"], &["find"]] {
+        let o = urn(args, format!("{hostile} urn:example:b\n").as_bytes());
+        let out = stdout(&o);
+        assert!(
+            !out.contains(|c: char| matches!(
+                c,
+                '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{202e}' | '\u{200b}'
+            )),
+            "{args:?}: {out}"
+        );
+        for line in out.lines() {
+            let _: serde_json::Value = serde_json::from_str(line).unwrap();
+        }
+        if args != ["find"] {
+            assert!(
+                out.contains("\\u202eurn:example:a \\u0085\\u2028\\u200b"),
+                "{args:?}: {out}"
+            );
+        }
+    }
+    // A file name is written as given, escaped.
+    let dir = std::env::temp_dir().join(format!("urn-cli-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a\u{202e}b.txt");
+    std::fs::write(&file, "urn:example:a\n").unwrap();
+    let out = stdout(&urn(&["find", file.to_str().unwrap()], b""));
+    assert!(out.contains("a\\u202eb.txt"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The README lists what the tool has: each subcommand `urn --help` names has a row in the

@@ -1,5 +1,6 @@
 //! Parse, parse + key, and equality, side by side with the `urn` (0.7) and `urn-rs` (0.9)
-//! crates on the same corpora in the same run. `cargo bench -p urn-core`.
+//! crates on the same corpora in the same run; `find` and `repair` on text of the corpus and
+//! on the shapes that were quadratic, in bytes a second. `cargo bench -p urn-core`.
 #![allow(
     missing_docs,
     clippy::unwrap_used,
@@ -150,10 +151,52 @@ fn equality(c: &mut Criterion) {
     }
 }
 
+/// `find` and `repair` on 1 MiB texts: prose of the corpus (the reference), URNs each in a
+/// link after the last (`find` read the 2 KiB before each one again), white space before a
+/// URN and an NSS of one long run (`repair` re-copied its fix at every character). Linear
+/// means each runs in bytes a second of the same order as the reference.
+fn dirty(c: &mut Criterion) {
+    const SIZE: usize = 1 << 20;
+    let mut rng = corpus::Rng::new(7);
+    let mut prose = String::new();
+    while prose.len() < SIZE {
+        prose.push_str(&corpus::text_line(&mut rng));
+        prose.push(' ');
+    }
+    let mut links = String::from("https://nbn-resolving.org");
+    while links.len() < SIZE {
+        links.push_str("/urn:nbn:de:1-2|");
+    }
+    let texts = [
+        ("prose", prose),
+        ("links", links),
+        (
+            "leading_space",
+            format!("{}urn:example:a", " ".repeat(SIZE)),
+        ),
+        (
+            "long_nss",
+            format!("urn:isbn:978{}0-395-36341-6", " ".repeat(SIZE)),
+        ),
+    ];
+    let mut group = c.benchmark_group("dirty");
+    for (name, text) in &texts {
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function(BenchmarkId::new("find", name), |b| {
+            b.iter(|| urn_core::find(black_box(text)).count())
+        });
+        group.bench_function(BenchmarkId::new("repair", name), |b| {
+            b.iter(|| urn_core::repair(black_box(text)).fixes().len())
+        });
+    }
+    group.finish();
+}
+
 fn benches(c: &mut Criterion) {
     parse_groups(c, "mixed", &corpus::mixed(1000));
     parse_groups(c, "long", &corpus::long(100));
     equality(c);
+    dirty(c);
 }
 
 criterion_group! {

@@ -121,29 +121,78 @@ impl Repair {
     }
 }
 
-/// One character of the input (or an insertion) and what it became.
+/// What a character of the input became.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Now {
+    /// Itself.
+    Same,
+    /// Removed.
+    Gone,
+    /// Another character.
+    Char(char),
+    /// This character, percent-encoded (its UTF-8 bytes as `%XX`).
+    Encoded(char),
+    /// `urn:`, inserted (a piece of no input).
+    Prefix,
+}
+
+/// One character of the input (or an insertion) and what it became: 24 bytes a character,
+/// the one copy of the input [`repair`] makes (and only of what lies between the white space
+/// and controls at its two ends, which are read in place).
+#[derive(Clone, Copy, Debug)]
 struct Piece {
     start: usize,
-    end: usize,
-    text: String,
+    from: char,
+    now: Now,
     kind: Option<FixKind>,
 }
 
 impl Piece {
     /// The piece's one character as it stands (`None` once removed or expanded).
-    fn char(&self) -> Option<char> {
-        let mut chars = self.text.chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) => Some(c),
-            _ => None,
+    const fn char(&self) -> Option<char> {
+        match self.now {
+            Now::Same => Some(self.from),
+            Now::Char(c) => Some(c),
+            Now::Gone | Now::Encoded(_) | Now::Prefix => None,
         }
     }
 
-    fn set(&mut self, text: &str, kind: FixKind) {
-        self.text.clear();
-        self.text.push_str(text);
+    /// Where the piece ends in the input (an insertion ends where it starts).
+    const fn end(&self) -> usize {
+        match self.now {
+            Now::Prefix => self.start,
+            _ => self.start + self.from.len_utf8(),
+        }
+    }
+
+    fn set(&mut self, now: Now, kind: FixKind) {
+        self.now = now;
         self.kind = Some(kind);
     }
+
+    /// Appends what the piece became.
+    fn push_to(&self, out: &mut String) {
+        match self.now {
+            Now::Same => out.push(self.from),
+            Now::Char(c) => out.push(c),
+            Now::Gone => {}
+            Now::Encoded(c) => {
+                for b in c.encode_utf8(&mut [0; 4]).bytes() {
+                    let _ = write!(out, "%{b:02X}");
+                }
+            }
+            Now::Prefix => out.push_str("urn:"),
+        }
+    }
+}
+
+/// A run of changed input of one kind, before its texts are read out: where it is in the
+/// input, and what it became.
+struct Run {
+    kind: FixKind,
+    start: usize,
+    end: usize,
+    after: String,
 }
 
 /// Zero-width characters that hide in copied text.
@@ -208,134 +257,241 @@ pub fn repair(input: &str) -> Repair {
             fixes: Vec::new(),
         };
     }
-    let mut pieces: Vec<Piece> = input
-        .char_indices()
-        .map(|(start, c)| Piece {
-            start,
-            end: start + c.len_utf8(),
-            text: c.to_string(),
-            kind: None,
-        })
-        .collect();
-    trim_and_widen(&mut pieces);
+    let unrepaired = |given: Result<UrnRef<'_>, ParseError>| Repair {
+        outcome: given.map(Urn::from),
+        fixes: Vec::new(),
+    };
+    // The ends first, read in place: a text of megabytes of white space around a URN costs
+    // no copy of them.
+    let (lead, middle_start) = leading(input);
+    let (trail, middle_end) = trailing(input, middle_start);
+    let middle = input.get(middle_start..middle_end).unwrap_or("");
+    if cannot_fit(middle) {
+        return unrepaired(given);
+    }
+    // One allocation, of the exact size (and one more piece for a missing `urn:`).
+    let mut pieces: Vec<Piece> = Vec::with_capacity(middle.chars().count() + 1);
+    pieces.extend(middle.char_indices().map(|(at, c)| Piece {
+        start: middle_start + at,
+        from: c,
+        now: Now::Same,
+        kind: None,
+    }));
+    widen(&mut pieces);
     let prefix = prefix(&mut pieces);
     if let Some((nid, nss_start)) = prefix {
         nss(&mut pieces, &nid, nss_start);
     }
-    let mut text = String::new();
+    let mut text = String::with_capacity(middle.len());
     for piece in &pieces {
-        text.push_str(&piece.text);
+        piece.push_to(&mut text);
     }
     match (UrnRef::parse(&text), given) {
         (Ok(urn), _) if !urn.nid().eq_ignore_ascii_case("urn") => Repair {
             outcome: Ok(Urn::from(urn)),
-            fixes: fixes(input, &pieces),
+            fixes: fixes(input, lead, &pieces, trail),
         },
         // A URN with the NID `urn` that is no doubled prefix: as it is.
-        (_, given) => Repair {
-            outcome: given.map(Urn::from),
-            fixes: Vec::new(),
-        },
+        (_, given) => unrepaired(given),
     }
 }
 
-/// Removes invisible characters, and white space and controls at both ends; makes full-width
-/// ASCII ASCII.
-fn trim_and_widen(pieces: &mut [Piece]) {
+/// Whether what is left of a text once its ends are trimmed is too long to become a URN of
+/// at most [`DEFAULT_MAX_LEN`](crate::DEFAULT_MAX_LEN) bytes whatever the fixes: a lower
+/// bound of the repaired length counts the characters no fix can remove (not white space, a
+/// control, an invisible character or a dash; not `u`, `r`, `n` or `:`, which a doubled
+/// prefix may be made of; less the longest label), at least one byte each. A text over that
+/// bound is refused as the parser refuses it, in one pass and no copy.
+fn cannot_fit(middle: &str) -> bool {
+    // Longer than any namespace's label, its `:` and the NID before it.
+    const LABEL: usize = 64;
+    let mut kept = 0usize;
+    for c in middle.chars() {
+        let ascii = if ('\u{ff01}'..='\u{ff5e}').contains(&c) {
+            char::from_u32(u32::from(c) - 0xfee0).unwrap_or(c)
+        } else {
+            c
+        };
+        let removable = chars::is_whitespace(c)
+            || c.is_control()
+            || is_invisible(c)
+            || is_dash(c)
+            || matches!(ascii.to_ascii_lowercase(), 'u' | 'r' | 'n' | ':');
+        if !removable {
+            kept += 1;
+            if kept > crate::DEFAULT_MAX_LEN + LABEL {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The removals at the start (a byte order mark, white space, controls and invisible
+/// characters), as runs, and where the rest starts.
+fn leading(input: &str) -> (Vec<Run>, usize) {
+    let mut runs = Vec::new();
+    for (at, c) in input.char_indices() {
+        let kind = if c == '\u{feff}' && at == 0 {
+            FixKind::ByteOrderMark
+        } else if is_invisible(c) || (c.is_control() && !chars::is_whitespace(c)) {
+            FixKind::Control
+        } else if chars::is_whitespace(c) {
+            FixKind::LeadingWhitespace
+        } else {
+            return (runs, at);
+        };
+        removed(&mut runs, kind, at, at + c.len_utf8());
+    }
+    (runs, input.len())
+}
+
+/// The removals at the end (white space, controls and invisible characters) after `from`, as
+/// runs in input order, and where they start.
+fn trailing(input: &str, from: usize) -> (Vec<Run>, usize) {
+    let mut runs = Vec::new();
+    let tail = input.get(from..).unwrap_or("");
+    for (at, c) in tail.char_indices().rev() {
+        let kind = if is_invisible(c) || (c.is_control() && !chars::is_whitespace(c)) {
+            FixKind::Control
+        } else if chars::is_whitespace(c) {
+            FixKind::TrailingWhitespace
+        } else {
+            runs.reverse();
+            return (runs, from + at + c.len_utf8());
+        };
+        // Read from the end: a run grows to the left.
+        let (start, end) = (from + at, from + at + c.len_utf8());
+        match runs.last_mut() {
+            Some(run) if run.kind == kind && run.start == end => run.start = start,
+            _ => runs.push(Run {
+                kind,
+                start,
+                end,
+                after: String::new(),
+            }),
+        }
+    }
+    runs.reverse();
+    (runs, from)
+}
+
+/// Adds the removal of `start..end` to `runs`, joining the last run of the same kind it
+/// touches.
+fn removed(runs: &mut Vec<Run>, kind: FixKind, start: usize, end: usize) {
+    match runs.last_mut() {
+        Some(run) if run.kind == kind && run.end == start => run.end = end,
+        _ => runs.push(Run {
+            kind,
+            start,
+            end,
+            after: String::new(),
+        }),
+    }
+}
+
+/// Removes invisible characters; makes full-width ASCII ASCII.
+fn widen(pieces: &mut [Piece]) {
     for piece in pieces.iter_mut() {
         let Some(c) = piece.char() else { continue };
-        if is_invisible(c) && !(c == '\u{feff}' && piece.start == 0) {
-            piece.set("", FixKind::Control);
+        if is_invisible(c) {
+            piece.set(Now::Gone, FixKind::Control);
         } else if ('\u{ff01}'..='\u{ff5e}').contains(&c) {
             let ascii = char::from_u32(u32::from(c) - 0xfee0).unwrap_or(c);
-            piece.set(ascii.encode_utf8(&mut [0; 4]), FixKind::FullWidth);
-        }
-    }
-    let edge = |c: char| chars::is_whitespace(c) || c.is_control() || c == '\u{feff}';
-    for piece in pieces.iter_mut() {
-        match piece.char() {
-            Some('\u{feff}') if piece.start == 0 => piece.set("", FixKind::ByteOrderMark),
-            Some(c) if chars::is_whitespace(c) => piece.set("", FixKind::LeadingWhitespace),
-            Some(c) if edge(c) => piece.set("", FixKind::Control),
-            Some(_) => break,
-            None => {}
-        }
-    }
-    for piece in pieces.iter_mut().rev() {
-        match piece.char() {
-            Some(c) if chars::is_whitespace(c) => piece.set("", FixKind::TrailingWhitespace),
-            Some(c) if edge(c) => piece.set("", FixKind::Control),
-            Some(_) => break,
-            None => {}
+            piece.set(Now::Char(ascii), FixKind::FullWidth);
         }
     }
 }
 
-/// The indices of the pieces that still hold one character, in order.
-fn live(pieces: &[Piece]) -> Vec<usize> {
-    (0..pieces.len())
-        .filter(|&i| pieces.get(i).and_then(Piece::char).is_some())
-        .collect()
+/// The pieces that still hold one character, in order, found as far as they are asked for
+/// (the prefix reads only the start of a text).
+struct Live {
+    indices: Vec<usize>,
+    next: usize,
+}
+
+impl Live {
+    /// The index in `pieces` of the `k`th piece that holds a character.
+    fn index(&mut self, pieces: &[Piece], k: usize) -> Option<usize> {
+        while self.indices.len() <= k {
+            let piece = pieces.get(self.next)?;
+            if piece.char().is_some() {
+                self.indices.push(self.next);
+            }
+            self.next += 1;
+        }
+        self.indices.get(k).copied()
+    }
+
+    /// The `k`th character.
+    fn at(&mut self, pieces: &[Piece], k: usize) -> Option<char> {
+        let i = self.index(pieces, k)?;
+        pieces.get(i).and_then(Piece::char)
+    }
+
+    /// The first position from `k` that is no white space.
+    fn skip_space(&mut self, pieces: &[Piece], mut k: usize) -> usize {
+        while self.at(pieces, k).is_some_and(chars::is_whitespace) {
+            k += 1;
+        }
+        k
+    }
 }
 
 /// Reads `urn:<NID>:` (spaced, doubled or missing) at the start and fixes it; returns the NID
 /// and the index in `pieces` where the NSS starts.
 fn prefix(pieces: &mut Vec<Piece>) -> Option<(String, usize)> {
-    let live = live(pieces);
-    let at = |k: usize| {
-        live.get(k)
-            .and_then(|&i| pieces.get(i))
-            .and_then(Piece::char)
-    };
-    let skip_space = |mut k: usize| {
-        while at(k).is_some_and(chars::is_whitespace) {
-            k += 1;
-        }
-        k
+    let mut live = Live {
+        indices: Vec::new(),
+        next: 0,
     };
     // Each `urn:` (with white space around its ':'): the live positions it spans.
     let mut prefixes = Vec::new();
     let mut k = 0;
     loop {
-        let word = ['u', 'r', 'n']
-            .iter()
-            .enumerate()
-            .all(|(j, u)| at(k + j).is_some_and(|c| c.eq_ignore_ascii_case(u)));
-        let colon = skip_space(k + 3);
-        if !word || at(colon) != Some(':') {
+        let word = ['u', 'r', 'n'].iter().enumerate().all(|(j, u)| {
+            live.at(pieces, k + j)
+                .is_some_and(|c| c.eq_ignore_ascii_case(u))
+        });
+        let colon = live.skip_space(pieces, k + 3);
+        if !word || live.at(pieces, colon) != Some(':') {
             break;
         }
-        let next = skip_space(colon + 1);
+        let next = live.skip_space(pieces, colon + 1);
         prefixes.push((k, next));
         k = next;
     }
     let nid_start = k;
-    while at(k).is_some_and(|c| c.is_ascii_alphanumeric() || c == '-') {
+    let mut nid = String::new();
+    while let Some(c) = live
+        .at(pieces, k)
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+    {
+        nid.push(c);
         k += 1;
     }
-    let nid: String = (nid_start..k).filter_map(at).collect();
-    let colon = skip_space(k);
-    if nid.is_empty() || at(colon) != Some(':') {
+    let colon = live.skip_space(pieces, k);
+    if nid.is_empty() || live.at(pieces, colon) != Some(':') {
         return None;
     }
-    let nss_start = skip_space(colon + 1);
-    let piece = |k: usize| live.get(k).copied();
+    let nss_start = live.skip_space(pieces, colon + 1);
+    let nss_piece = live.index(pieces, nss_start);
     // Spacing: white space around the ':'s (a doubled prefix's is removed with it, below).
     let first = prefixes.first().map_or(nid_start, |&(start, _)| start);
-    let spaced: Vec<usize> = (first..nss_start)
-        .filter(|&k| at(k).is_some_and(chars::is_whitespace))
-        .collect();
-    for k in spaced {
-        if let Some(p) = piece(k).and_then(|i| pieces.get_mut(i)) {
-            p.set("", FixKind::Spacing);
+    for k in first..nss_start {
+        if let Some(i) = live.index(pieces, k)
+            && let Some(p) = pieces.get_mut(i)
+            && p.char().is_some_and(chars::is_whitespace)
+        {
+            p.set(Now::Gone, FixKind::Spacing);
         }
     }
     match prefixes.split_last() {
         Some((_, doubled)) => {
             for &(from, to) in doubled {
                 for k in from..to {
-                    if let Some(p) = piece(k).and_then(|i| pieces.get_mut(i)) {
-                        p.set("", FixKind::DoubledPrefix);
+                    if let Some(p) = live.index(pieces, k).and_then(|i| pieces.get_mut(i)) {
+                        p.set(Now::Gone, FixKind::DoubledPrefix);
                     }
                 }
             }
@@ -344,22 +500,21 @@ fn prefix(pieces: &mut Vec<Piece>) -> Option<(String, usize)> {
             if nid_status(&nid) != NidStatus::Formal {
                 return None;
             }
-            let i = piece(nid_start)?;
+            let i = live.index(pieces, nid_start)?;
             let start = pieces.get(i)?.start;
             pieces.insert(
                 i,
                 Piece {
                     start,
-                    end: start,
-                    text: "urn:".to_string(),
+                    from: ':',
+                    now: Now::Prefix,
                     kind: Some(FixKind::MissingPrefix),
                 },
             );
-            let nss = piece(nss_start).map_or(pieces.len(), |j| j + 1);
-            return Some((nid, nss));
+            return Some((nid, nss_piece.map_or(pieces.len(), |j| j + 1)));
         }
     }
-    Some((nid, piece(nss_start).unwrap_or(pieces.len())))
+    Some((nid, nss_piece.unwrap_or(pieces.len())))
 }
 
 /// Fixes the NSS and components that start at `pieces[from]`: the label, dashes and white
@@ -368,45 +523,44 @@ fn nss(pieces: &mut [Piece], nid: &str, from: usize) {
     let Some(tail) = pieces.get_mut(from..) else {
         return;
     };
-    let namespace = KnownNamespace::from_nid(nid);
     // Where the NSS ends: the first `#`, `?+` or `?=`.
-    let chars: Vec<Option<char>> = tail.iter().map(Piece::char).collect();
-    let nss_end = (0..chars.len())
-        .find(|&i| match chars.get(i).copied().flatten() {
-            Some('#') => true,
-            Some('?') => matches!(chars.get(i + 1).copied().flatten(), Some('+' | '=')),
-            _ => false,
-        })
-        .unwrap_or(chars.len());
+    let mut nss_end = tail.len();
+    let mut question = false;
+    for (i, piece) in tail.iter().enumerate() {
+        let Some(c) = piece.char() else { continue };
+        if c == '#' {
+            nss_end = i;
+            break;
+        }
+        if question && matches!(c, '+' | '=') {
+            // The `?` is the live character before: the NSS ends there.
+            nss_end = tail
+                .get(..i)
+                .and_then(|head| head.iter().rposition(|p| p.char().is_some()))
+                .unwrap_or(i);
+            break;
+        }
+        question = c == '?';
+    }
     let (nss, components) = tail.split_at_mut(nss_end);
-    if let Some(ns) = namespace {
+    if let Some(ns) = KnownNamespace::from_nid(nid) {
         label(nss, ns);
         if ns.grouped_by_dashes() {
             dashes(nss);
         }
     }
-    let all: Vec<Option<char>> = nss
-        .iter()
-        .chain(components.iter())
-        .map(Piece::char)
-        .collect();
-    for (i, piece) in nss.iter_mut().chain(components.iter_mut()).enumerate() {
+    // A `%` not followed by two hex digits (the next two characters still there), read from
+    // the end; then what RFC 8141 allows only encoded.
+    let mut next: [Option<char>; 2] = [None, None];
+    for piece in nss.iter_mut().chain(components.iter_mut()).rev() {
         let Some(c) = piece.char() else { continue };
-        let hex = |k: usize| {
-            all.get(k)
-                .copied()
-                .flatten()
-                .is_some_and(|c| c.is_ascii_hexdigit())
-        };
-        if c == '%' && !(hex(i + 1) && hex(i + 2)) {
-            piece.set("%25", FixKind::PercentEncoded);
-        } else if !is_urn_char(c) {
-            let mut encoded = String::new();
-            for b in c.encode_utf8(&mut [0; 4]).bytes() {
-                let _ = write!(encoded, "%{b:02X}");
-            }
-            piece.set(&encoded, FixKind::PercentEncoded);
+        let hex_follows = next
+            .iter()
+            .all(|n| n.is_some_and(|n| n.is_ascii_hexdigit()));
+        if (c == '%' && !hex_follows) || (c != '%' && !is_urn_char(c)) {
+            piece.set(Now::Encoded(c), FixKind::PercentEncoded);
         }
+        next = [Some(c), next[0]];
     }
 }
 
@@ -415,18 +569,11 @@ fn dashes(nss: &mut [Piece]) {
     let separator = |c: char| c == '-' || is_dash(c) || chars::is_whitespace(c);
     let mut i = 0;
     while i < nss.len() {
-        let run: Vec<usize> = (i..nss.len())
-            .take_while(|&k| nss.get(k).is_some_and(|p| p.char().is_none_or(separator)))
-            .filter(|&k| nss.get(k).and_then(Piece::char).is_some())
-            .collect();
         let end = (i..nss.len())
             .find(|&k| !nss.get(k).is_some_and(|p| p.char().is_none_or(separator)))
             .unwrap_or(nss.len());
-        let mut dash = run
-            .iter()
-            .any(|&k| nss.get(k).and_then(Piece::char) == Some('-'));
-        for &k in &run {
-            let Some(p) = nss.get_mut(k) else { continue };
+        let mut dash = (i..end).any(|k| nss.get(k).and_then(Piece::char) == Some('-'));
+        for p in nss.get_mut(i..end).unwrap_or_default() {
             let Some(c) = p.char() else { continue };
             if c == '-' {
                 continue;
@@ -436,7 +583,7 @@ fn dashes(nss: &mut [Piece]) {
             } else {
                 FixKind::Space
             };
-            p.set(if dash { "" } else { "-" }, kind);
+            p.set(if dash { Now::Gone } else { Now::Char('-') }, kind);
             dash = true;
         }
         i = end.max(i + 1);
@@ -447,18 +594,20 @@ fn dashes(nss: &mut [Piece]) {
 /// NSS is valid for the namespace without it and not with it.
 fn label(nss: &mut [Piece], namespace: KnownNamespace) {
     let title = namespace.title();
+    // The title, as the first characters (read no further unless they are).
+    let mut head = nss.iter().filter_map(Piece::char);
+    let titled = title
+        .chars()
+        .all(|t| head.next().is_some_and(|c| c.eq_ignore_ascii_case(&t)));
+    if !titled {
+        return;
+    }
     let chars: Vec<(usize, char)> = nss
         .iter()
         .enumerate()
         .filter_map(|(i, p)| p.char().map(|c| (i, c)))
         .collect();
     let text: String = chars.iter().map(|&(_, c)| c).collect();
-    let Some(head) = text.get(..title.len()) else {
-        return;
-    };
-    if !head.eq_ignore_ascii_case(title) {
-        return;
-    }
     let mut n = title.len();
     if text.get(n..).is_some_and(|rest| rest.starts_with(':')) {
         n += 1;
@@ -500,32 +649,43 @@ fn label(nss: &mut [Piece], namespace: KnownNamespace) {
         }
         bytes += c.len_utf8();
         if let Some(p) = nss.get_mut(i) {
-            p.set("", FixKind::Label);
+            p.set(Now::Gone, FixKind::Label);
         }
     }
 }
 
-/// The fixes `pieces` hold: each run of changed pieces of one kind, as one fix.
-fn fixes(input: &str, pieces: &[Piece]) -> Vec<Fix> {
-    let mut out: Vec<Fix> = Vec::new();
+/// The fixes: the runs at the start, each run of changed pieces of one kind, the runs at the
+/// end, each as one fix whose `before` is read from the input once (linear however long).
+fn fixes(input: &str, lead: Vec<Run>, pieces: &[Piece], trail: Vec<Run>) -> Vec<Fix> {
+    let mut runs = lead;
     for piece in pieces {
         let Some(kind) = piece.kind else { continue };
-        match out.last_mut() {
-            Some(last)
-                if last.kind == kind && last.end == piece.start && piece.start < piece.end =>
-            {
-                last.end = piece.end;
-                last.before = input.get(last.start..last.end).unwrap_or("").to_string();
-                last.after.push_str(&piece.text);
+        let end = piece.end();
+        match runs.last_mut() {
+            Some(last) if last.kind == kind && last.end == piece.start && piece.start < end => {
+                last.end = end;
+                piece.push_to(&mut last.after);
             }
-            _ => out.push(Fix {
-                kind,
-                start: piece.start,
-                end: piece.end,
-                before: input.get(piece.start..piece.end).unwrap_or("").to_string(),
-                after: piece.text.clone(),
-            }),
+            _ => {
+                let mut after = String::new();
+                piece.push_to(&mut after);
+                runs.push(Run {
+                    kind,
+                    start: piece.start,
+                    end,
+                    after,
+                });
+            }
         }
     }
-    out
+    runs.extend(trail);
+    runs.into_iter()
+        .map(|run| Fix {
+            kind: run.kind,
+            start: run.start,
+            end: run.end,
+            before: input.get(run.start..run.end).unwrap_or("").to_string(),
+            after: run.after,
+        })
+        .collect()
 }
