@@ -123,6 +123,17 @@ pub enum ErrorKind {
     /// The input is a URN followed by white space ([`ParseError::offset`] is where the white
     /// space starts).
     TrailingWhitespace,
+    /// The input's bytes are not UTF-8 from [`ParseError::offset`] on (a URN is ASCII):
+    /// [`UrnRef::parse_bytes`](crate::UrnRef::parse_bytes) says so where no rule broke
+    /// before that byte.
+    NotUtf8,
+    /// A URN of another namespace than the one required ([`NsUrnError::kind`](crate::NsUrnError::kind);
+    /// the offset is the NID's).
+    WrongNamespace,
+    /// A URN of the namespace required whose NSS breaks the namespace's own rules
+    /// ([`NsUrnError::kind`](crate::NsUrnError::kind), a URN's
+    /// [`validate_namespace`](crate::UrnRef::validate_namespace); the offset is where).
+    InvalidNss,
 }
 
 impl ErrorKind {
@@ -157,6 +168,9 @@ impl ErrorKind {
             ErrorKind::ByteOrderMark => "byte_order_mark",
             ErrorKind::LeadingWhitespace => "leading_whitespace",
             ErrorKind::TrailingWhitespace => "trailing_whitespace",
+            ErrorKind::NotUtf8 => "invalid_utf8",
+            ErrorKind::WrongNamespace => "wrong_namespace",
+            ErrorKind::InvalidNss => "invalid_nss",
         }
     }
 
@@ -288,6 +302,16 @@ impl ErrorKind {
                 Text("trailing whitespace at byte "),
                 Offset,
                 Text(" (a URN has none; trim the input)"),
+            ],
+            ErrorKind::NotUtf8 => &[Text("byte "), Offset, Text(" is not UTF-8")],
+            ErrorKind::WrongNamespace => &[
+                Text("the NID at byte "),
+                Offset,
+                Text(" is not the namespace required"),
+            ],
+            ErrorKind::InvalidNss => &[
+                Text("the NSS breaks its namespace's rules at byte "),
+                Offset,
             ],
         };
         let mut out = [None; MESSAGE_PARTS];

@@ -74,6 +74,26 @@ pub enum NsUrnError {
 }
 
 impl NsUrnError {
+    /// The rule broken, as every engine names it: the parser's kind, or
+    /// [`ErrorKind::WrongNamespace`](crate::ErrorKind::WrongNamespace) or
+    /// [`ErrorKind::InvalidNss`](crate::ErrorKind::InvalidNss).
+    ///
+    /// ```
+    /// use urn_core::{ErrorKind, IsbnUrn};
+    /// let err = "urn:issn:0317-8471".parse::<IsbnUrn>().unwrap_err();
+    /// assert_eq!((err.kind(), err.kind().name(), err.offset()), (ErrorKind::WrongNamespace, "wrong_namespace", 4));
+    /// let err = "urn:isbn:0-395-36341-2".parse::<IsbnUrn>().unwrap_err();
+    /// assert_eq!((err.kind().name(), err.offset()), ("invalid_nss", 21));
+    /// ```
+    #[must_use]
+    pub fn kind(&self) -> crate::ErrorKind {
+        match self {
+            NsUrnError::Parse(e) => e.kind(),
+            NsUrnError::WrongNamespace { .. } => crate::ErrorKind::WrongNamespace,
+            NsUrnError::InvalidNss(_) => crate::ErrorKind::InvalidNss,
+        }
+    }
+
     /// The byte offset into the input where it went wrong.
     #[must_use]
     pub fn offset(&self) -> usize {

@@ -68,6 +68,18 @@ impl Default for ParseOptions {
 }
 
 impl ParseOptions {
+    /// The error every input longer than the cap gets ([`ErrorKind::TooLong`], at the byte
+    /// the cap ends): for a reader that stops reading an input there.
+    ///
+    /// ```
+    /// let options = urn_core::ParseOptions::new().with_max_len(8);
+    /// assert_eq!(options.too_long().to_string(), "invalid URN: longer than the maximum of 8 bytes (byte 8)");
+    /// ```
+    #[must_use]
+    pub const fn too_long(&self) -> ParseError {
+        ParseError::new(ErrorKind::TooLong { max: self.max_len }, self.max_len)
+    }
+
     /// RFC 8141 with a maximum length of [`DEFAULT_MAX_LEN`].
     #[must_use]
     pub const fn new() -> Self {
@@ -210,8 +222,8 @@ impl Offsets {
         let generic = self.flags & RFC8141_VERBATIM != 0;
         match rules {
             KeyRules::Rfc8141 => Some(generic),
-            KeyRules::V1 | KeyRules::V2 if generic && self.rule.is_some() => None,
-            KeyRules::V1 | KeyRules::V2 => Some(generic),
+            _ if generic && self.rule.is_some() => None,
+            _ => Some(generic),
         }
     }
 
@@ -292,12 +304,7 @@ const fn percent(bytes: &[u8], at: usize, component: Component) -> Result<bool, 
 #[inline]
 pub(crate) const fn parse(input: &str, options: ParseOptions) -> Result<Parsed<'_>, ParseError> {
     if input.len() > options.max_len {
-        return Err(ParseError::new(
-            ErrorKind::TooLong {
-                max: options.max_len,
-            },
-            options.max_len,
-        ));
+        return Err(options.too_long());
     }
     match offsets(input.as_bytes(), options.syntax) {
         Ok(offsets) => Ok(Parsed {

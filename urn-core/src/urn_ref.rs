@@ -77,6 +77,42 @@ impl<'a> UrnRef<'a> {
         parse::parse(text, options.into()).map(|parsed| UrnRef { parsed })
     }
 
+    /// Parses `bytes`, which a caller holds as bytes (a line of a file, a database value):
+    /// text that is not UTF-8 is refused with [`ErrorKind::NotUtf8`](crate::ErrorKind::NotUtf8)
+    /// at the first byte that is not, unless a rule breaks before it (then that rule's error,
+    /// as [`UrnRef::parse`] would give it).
+    ///
+    /// ```
+    /// use urn_core::UrnRef;
+    /// assert!(UrnRef::parse_bytes(b"urn:example:a").is_ok());
+    /// let err = UrnRef::parse_bytes(b"urn:example:\xff").unwrap_err();
+    /// assert_eq!((err.kind().name(), err.to_string().as_str()), ("invalid_utf8", "invalid URN: byte 12 is not UTF-8"));
+    /// assert_eq!(UrnRef::parse_bytes(b"urx:\xff").unwrap_err().kind().name(), "scheme");
+    /// ```
+    pub fn parse_bytes(bytes: &'a [u8]) -> Result<Self, ParseError> {
+        Self::parse_bytes_with(bytes, ParseOptions::new())
+    }
+
+    /// [`UrnRef::parse_bytes`] with the given options.
+    pub fn parse_bytes_with(
+        bytes: &'a [u8],
+        options: impl Into<ParseOptions>,
+    ) -> Result<Self, ParseError> {
+        let options = options.into();
+        match core::str::from_utf8(bytes) {
+            Ok(text) => Self::parse_with(text, options),
+            Err(e) => {
+                let at = e.valid_up_to();
+                let head = bytes.get(..at).and_then(|b| core::str::from_utf8(b).ok());
+                match head.map(|head| Self::parse_with(head, options)) {
+                    Some(Err(err)) if err.offset() < at => Err(err),
+                    _ if bytes.len() > options.max_len() => Err(options.too_long()),
+                    _ => Err(ParseError::new(crate::ErrorKind::NotUtf8, at)),
+                }
+            }
+        }
+    }
+
     /// The view of text whose offsets a parse produced.
     pub(crate) const fn from_offsets(text: &'a str, offsets: Offsets) -> Self {
         UrnRef {

@@ -19,6 +19,7 @@ use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::KeyRule;
+use crate::key_rules::KeyRules;
 use crate::nss_key::{Fold, Joint, NssKey};
 
 /// The prefix and the separator, as a pattern: `10.` and a registrant code, or another
@@ -33,15 +34,15 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "doi",
     title: "DOI",
     reference: "DOI Handbook",
-    v1: None,
-    v2: Some(Rule {
+    rules: &[Rule {
+        since: KeyRules::V2,
         key,
         data: KeyRule::Separated {
             when: concat!(prefix!(), "."),
             separators: "/:",
             separator: '/',
         },
-    }),
+    }],
     nss_pattern: concat!(
         prefix!(),
         "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})+"

@@ -5,14 +5,14 @@ use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::KeyRule;
+use crate::key_rules::KeyRules;
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
     nid: "ietf",
     title: "IETF",
     reference: "RFC 2648, RFC 3553",
-    v1: Some(RULE),
-    v2: Some(RULE),
+    rules: &[RULE],
     nss_pattern: concat!(
         "([Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+",
         "|([Ii][Dd]|[Mm][Tt][Gg]):[A-Za-z0-9-]+",
@@ -37,6 +37,7 @@ pub(crate) const SPEC: Spec = Spec {
 /// section 3.10 has a SCIM service match attribute names, URN part included, in any case:
 /// that is how SCIM reads requests, not when two URNs name one thing; kept case-sensitive.)
 const RULE: Rule = Rule {
+    since: KeyRules::V1,
     key,
     data: KeyRule::Lower {
         when: concat!(

@@ -5,14 +5,14 @@ use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::{CheckDigits, DigitForm, Hyphens, KeyRule};
+use crate::key_rules::KeyRules;
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
     nid: "isbn",
     title: "ISBN",
     reference: "RFC 3187",
-    v1: Some(RULE),
-    v2: Some(RULE),
+    rules: &[RULE],
     // The shape, hyphens optional between digits; the check digit and the limit of four
     // hyphens are left to the parser.
     nss_pattern: "[0-9](-?[0-9]){8}-?[0-9Xx]|9-?7-?[89](-?[0-9]){10}",
@@ -26,6 +26,7 @@ pub(crate) const SPEC: Spec = Spec {
 /// The equivalence rule (the same in [`KeyRules::V1`](crate::KeyRules::V1) and
 /// [`KeyRules::V2`](crate::KeyRules::V2)).
 const RULE: Rule = Rule {
+    since: KeyRules::V1,
     key,
     // Hyphens are not significant and `x` is `X`: the key is the 13 or 10 characters.
     data: KeyRule::CheckDigits(CheckDigits {

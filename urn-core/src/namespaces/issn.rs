@@ -5,14 +5,14 @@ use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::{CheckDigits, DigitForm, Hyphens, KeyRule};
+use crate::key_rules::KeyRules;
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
     nid: "issn",
     title: "ISSN",
     reference: "RFC 3044",
-    v1: Some(RULE),
-    v2: Some(RULE),
+    rules: &[RULE],
     // The shape; the check character is left to the parser.
     nss_pattern: "[0-9]{4}-?[0-9]{3}[0-9Xx]",
     pattern_is_exact: false,
@@ -25,6 +25,7 @@ pub(crate) const SPEC: Spec = Spec {
 /// The equivalence rule (the same in [`KeyRules::V1`](crate::KeyRules::V1) and
 /// [`KeyRules::V2`](crate::KeyRules::V2)).
 const RULE: Rule = Rule {
+    since: KeyRules::V1,
     key,
     // The hyphen is optional and `x` is `X`: the key is `NNNN-NNNC`.
     data: KeyRule::CheckDigits(CheckDigits {

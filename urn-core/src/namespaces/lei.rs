@@ -11,19 +11,20 @@ use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::KeyRule;
+use crate::key_rules::KeyRules;
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
     nid: "lei",
     title: "LEI",
     reference: "ISO 17442",
-    v1: None,
-    v2: Some(Rule {
+    rules: &[Rule {
+        since: KeyRules::V2,
         key,
         data: KeyRule::Mod97 {
             when: "[A-Za-z0-9]{18}[0-9]{2}$",
         },
-    }),
+    }],
     // The shape; the check digits are left to the parser.
     nss_pattern: "[A-Za-z0-9]{18}[0-9]{2}",
     pattern_is_exact: false,

@@ -7,29 +7,34 @@ use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::KeyRule;
+use crate::key_rules::KeyRules;
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
     nid: "lex",
     title: "LEX",
     reference: "RFC 9676",
-    v1: Some(Rule {
-        key: key_v1,
-        // V1 keys the names whose jurisdiction has no units.
-        data: KeyRule::Lower {
-            when: "[A-Za-z][A-Za-z0-9.-]*:.",
+    rules: &[
+        Rule {
+            since: KeyRules::V1,
+            key: key_v1,
+            // V1 keys the names whose jurisdiction has no units.
+            data: KeyRule::Lower {
+                when: "[A-Za-z][A-Za-z0-9.-]*:.",
+            },
         },
-    }),
-    v2: Some(Rule {
-        key: key_v2,
-        // V2 keys every valid name, units and all.
-        data: KeyRule::Lower {
-            when: concat!(
-                "[A-Za-z][A-Za-z0-9.-]*",
-                "(?:;(?:[A-Za-z0-9]|%[0-9A-Fa-f]{2})(?:[A-Za-z0-9.]|%[0-9A-Fa-f]{2})*)*:."
-            ),
+        Rule {
+            since: KeyRules::V2,
+            key: key_v2,
+            // V2 keys every valid name, units and all.
+            data: KeyRule::Lower {
+                when: concat!(
+                    "[A-Za-z][A-Za-z0-9.-]*",
+                    "(?:;(?:[A-Za-z0-9]|%[0-9A-Fa-f]{2})(?:[A-Za-z0-9.]|%[0-9A-Fa-f]{2})*)*:."
+                ),
+            },
         },
-    }),
+    ],
     nss_pattern: concat!(
         "[A-Za-z][A-Za-z0-9.-]*",
         "(;([A-Za-z0-9]|%[0-9A-Fa-f]{2})([A-Za-z0-9.]|%[0-9A-Fa-f]{2})*)*:",

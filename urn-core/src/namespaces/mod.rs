@@ -23,8 +23,8 @@
 //!    help and the generators follow.
 //! 3. If the namespace has an equivalence rule, it changes keys, so it comes only with a new
 //!    [`KeyRules`](crate::KeyRules) version (a stored key never changes meaning): give the
-//!    `Spec` a [`Rule`] for that version and the later ones (`v2: Some(Rule { key, data })`,
-//!    the hand-written `key` and the same rule as [`KeyRule`] data, held equal by
+//!    `Spec` a [`Rule`] starting in that version (`rules: &[Rule { since: KeyRules::V3, key,
+//!    data }]`, the hand-written `key` and the same rule as [`KeyRule`] data, held equal by
 //!    `tests/key_rule_table.rs`), and add the NID to [`rule_namespace`] (the parser's fast
 //!    check, held to the table by a test). A rule shape the renderers do not know yet (a new
 //!    [`KeyRule`] variant) is also rendered in urn-sql's `postgres/key_functions.rs` and
@@ -101,11 +101,10 @@ pub(crate) struct Spec {
     pub(crate) title: &'static str,
     /// The document that defines its syntax and equivalence.
     pub(crate) reference: &'static str,
-    /// The namespace's rule in [`KeyRules::V1`](crate::KeyRules::V1); `None`: the generic key.
-    pub(crate) v1: Option<Rule>,
-    /// The namespace's rule in [`KeyRules::V2`](crate::KeyRules::V2) (the same as `v1` for
-    /// most namespaces).
-    pub(crate) v2: Option<Rule>,
+    /// The namespace's equivalence rules, each given once with the version it starts in and
+    /// applying until a later one replaces it, oldest first; none: the generic key in every
+    /// version.
+    pub(crate) rules: &'static [Rule],
     /// A regular expression (no anchors, see [`patterns`](crate::patterns)) that accepts
     /// every NSS `validate` accepts.
     pub(crate) nss_pattern: &'static str,
@@ -126,6 +125,8 @@ pub(crate) struct Spec {
 /// code and as data. A property test (`tests/key_rule_table.rs`) holds the two equal.
 #[derive(Clone, Copy)]
 pub(crate) struct Rule {
+    /// The first version of [`KeyRules`](crate::KeyRules) the rule is in.
+    pub(crate) since: KeyRules,
     /// How a valid NSS maps into the key; `None` for an NSS the rule does not apply to (it is
     /// not valid for the namespace). Hand-written for speed.
     pub(crate) key: fn(&str) -> Option<NssKey>,
@@ -134,15 +135,20 @@ pub(crate) struct Rule {
 }
 
 impl Spec {
-    /// The namespace's rule under `rules`, if it has one (a reference: the key path reads only
-    /// its function).
+    /// The namespace's rule under `rules`, if it has one: the latest of its rules that starts
+    /// in `rules` or before (a reference: the key path reads only its function).
     #[inline(always)]
     pub(crate) const fn rule(&self, rules: KeyRules) -> Option<&Rule> {
-        match rules {
-            KeyRules::Rfc8141 => None,
-            KeyRules::V1 => self.v1.as_ref(),
-            KeyRules::V2 => self.v2.as_ref(),
+        let mut found = None;
+        let mut rest = self.rules;
+        while let [first, tail @ ..] = rest {
+            // (`KeyRules` is ordered oldest first, `Rfc8141` before every version.)
+            if first.since as u8 <= rules as u8 {
+                found = Some(first);
+            }
+            rest = tail;
         }
+        found
     }
 }
 
@@ -416,6 +422,12 @@ impl NamespaceError {
         self.nid
     }
 
+    /// The rule's kind, as every engine names it:
+    /// [`ErrorKind::InvalidNss`](crate::ErrorKind::InvalidNss).
+    pub const fn kind(&self) -> crate::ErrorKind {
+        crate::ErrorKind::InvalidNss
+    }
+
     /// The known namespace whose rule was broken, if it is one.
     pub fn namespace(&self) -> Option<KnownNamespace> {
         KnownNamespace::from_nid(self.nid)
@@ -559,8 +571,15 @@ mod tests {
             for other in KnownNamespace::ALL.get(i + 1..).unwrap_or_default() {
                 assert_ne!(spec.nid, other.nid());
             }
-            // A namespace keeps its rule in every later version.
-            assert!(spec.v1.is_none() || spec.v2.is_some(), "{ns}");
+            // Its rules start in versions, each later than the last (a rule that did not
+            // change is not restated).
+            let starts: alloc::vec::Vec<crate::KeyRules> =
+                spec.rules.iter().map(|r| r.since).collect();
+            assert!(
+                starts.iter().all(|s| crate::KeyRules::VERSIONS.contains(s)),
+                "{ns}"
+            );
+            assert!(starts.windows(2).all(|w| w.first() < w.get(1)), "{ns}");
         }
     }
 }

@@ -8,28 +8,33 @@ use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::KeyRule;
+use crate::key_rules::KeyRules;
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
     nid: "mpeg",
     title: "MPEG",
     reference: "RFC 3614",
-    v1: Some(Rule {
-        key: key_v1,
-        // V1 keys the standard names of letters, digits, `.` and `-`.
-        data: KeyRule::LowerBefore {
-            sep: ':',
-            when: "[A-Za-z0-9.-]+:",
+    rules: &[
+        Rule {
+            since: KeyRules::V1,
+            key: key_v1,
+            // V1 keys the standard names of letters, digits, `.` and `-`.
+            data: KeyRule::LowerBefore {
+                sep: ':',
+                when: "[A-Za-z0-9.-]+:",
+            },
         },
-    }),
-    v2: Some(Rule {
-        key: key_v2,
-        // V2 also those holding `_`.
-        data: KeyRule::LowerBefore {
-            sep: ':',
-            when: "[A-Za-z0-9._-]+:",
+        Rule {
+            since: KeyRules::V2,
+            key: key_v2,
+            // V2 also those holding `_`.
+            data: KeyRule::LowerBefore {
+                sep: ':',
+                when: "[A-Za-z0-9._-]+:",
+            },
         },
-    }),
+    ],
     nss_pattern: concat!(
         "[A-Za-z0-9._-]+:",
         "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*",

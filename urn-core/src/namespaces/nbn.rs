@@ -6,14 +6,14 @@ use crate::chars;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::KeyRule;
+use crate::key_rules::KeyRules;
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
     nid: "nbn",
     title: "NBN",
     reference: "RFC 8458",
-    v1: Some(RULE),
-    v2: Some(RULE),
+    rules: &[RULE],
     nss_pattern: concat!(
         "[A-Za-z]{2}(:[A-Za-z0-9]+)*-",
         "([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})",
@@ -29,6 +29,7 @@ pub(crate) const SPEC: Spec = Spec {
 /// The equivalence rule (the same in [`KeyRules::V1`](crate::KeyRules::V1) and
 /// [`KeyRules::V2`](crate::KeyRules::V2)).
 const RULE: Rule = Rule {
+    since: KeyRules::V1,
     key,
     // The country code and sub-namespaces before the first '-' are case-insensitive.
     data: KeyRule::LowerBefore {

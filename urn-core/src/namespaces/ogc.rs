@@ -16,8 +16,7 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "ogc",
     title: "OGC",
     reference: "RFC 5165",
-    v1: None,
-    v2: None,
+    rules: &[],
     nss_pattern: concat!(
         "[A-Za-z0-9]+:",
         "([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})+",

@@ -10,8 +10,7 @@ pub(crate) const SPEC: Spec = Spec {
     title: "OID",
     reference: "RFC 3061",
     // RFC 3061 defines no equivalence beyond RFC 8141's.
-    v1: None,
-    v2: None,
+    rules: &[],
     nss_pattern: "(0|[1-9][0-9]*)(\\.(0|[1-9][0-9]*))*",
     pattern_is_exact: true,
     grouped_by_dashes: false,

@@ -5,14 +5,14 @@ use crate::chars::{self, HEX};
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 use crate::choices::{self, Choices};
 use crate::key_rule::KeyRule;
+use crate::key_rules::KeyRules;
 use crate::nss_key::{Fold, NssKey};
 
 pub(crate) const SPEC: Spec = Spec {
     nid: "uuid",
     title: "UUID",
     reference: "RFC 9562",
-    v1: Some(RULE),
-    v2: Some(RULE),
+    rules: &[RULE],
     nss_pattern: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
     pattern_is_exact: true,
     grouped_by_dashes: true,
@@ -24,6 +24,7 @@ pub(crate) const SPEC: Spec = Spec {
 /// The equivalence rule (the same in [`KeyRules::V1`](crate::KeyRules::V1) and
 /// [`KeyRules::V2`](crate::KeyRules::V2)).
 const RULE: Rule = Rule {
+    since: KeyRules::V1,
     key,
     // Hex digits in any case: the key is lower case.
     data: KeyRule::Lower {
