@@ -174,8 +174,15 @@ pub struct UnknownKeyRules;
 
 impl fmt::Display for UnknownKeyRules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The versions, oldest first, then RFC 8141 alone: "v1, v2 or rfc8141".
         f.write_str("unknown key rules (expected ")?;
-        for (i, rules) in KeyRules::ALL.iter().rev().enumerate() {
+        for (i, rules) in KeyRules::ALL
+            .iter()
+            .cycle()
+            .skip(1)
+            .take(KeyRules::ALL.len())
+            .enumerate()
+        {
             f.write_str(match i {
                 0 => "",
                 _ if i + 1 == KeyRules::ALL.len() => " or ",

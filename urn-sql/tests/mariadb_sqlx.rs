@@ -1673,6 +1673,93 @@ mod rekey {
         db.drop().await;
     }
 
+    /// keep-first sees every foreign key that references the table, or moves nothing: one from
+    /// a table in a database the runner has no privileges on (MariaDB's information_schema
+    /// lists only tables a user may use) stops it, and so does a runner who cannot read
+    /// InnoDB's own list (the PROCESS privilege). (Before: its cascade emptied the other
+    /// database's table.) A side table made first with a generated column in place of one
+    /// of the table's is refused too, in any `sql_mode` (before, in a non-strict one, the moved
+    /// rows' URNs became what it generated).
+    #[tokio::test]
+    async fn keep_first_sees_every_foreign_key_and_every_column() {
+        let Some(db) = Db::new("rekey_hidden").await else {
+            return;
+        };
+        let table = db.filled("items", &scenario_urns()).await;
+        let other = format!("{}_other", db.name);
+        db.server
+            .execute(AssertSqlSafe(format!(
+                "CREATE DATABASE {other}; \
+                 CREATE TABLE {other}.child (note VARCHAR(50), i BIGINT, \
+                 FOREIGN KEY (i) REFERENCES {}.items (id) ON DELETE CASCADE); \
+                 INSERT INTO {other}.child VALUES ('theirs', 202)",
+                db.name
+            )))
+            .await
+            .unwrap();
+        let (user, options) = db.user("rk_runner").await;
+        let runner = sqlx::mysql::MySqlPoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone())
+            .await
+            .unwrap();
+        let err = rekey(&runner, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("PROCESS privilege"), "{err}");
+        runner.close().await;
+        db.server
+            .execute(AssertSqlSafe(format!(
+                "GRANT PROCESS ON *.* TO '{user}'@'%'"
+            )))
+            .await
+            .unwrap();
+        let runner = sqlx::mysql::MySqlPoolOptions::new()
+            .max_connections(1)
+            .connect_with(options)
+            .await
+            .unwrap();
+        let err = rekey(&runner, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("cannot see"), "{err}");
+        let kept: i64 =
+            sqlx::query_scalar(AssertSqlSafe(format!("SELECT COUNT(*) FROM {other}.child")))
+                .fetch_one(&db.server)
+                .await
+                .unwrap();
+        assert_eq!(kept, 1);
+        assert_eq!(scalar(&db, "SELECT COUNT(*) FROM items").await, 210);
+        runner.close().await;
+        db.server
+            .execute(AssertSqlSafe(format!("DROP DATABASE {other}")))
+            .await
+            .unwrap();
+        // A side table of the table's columns, one of them generated.
+        db.pool
+            .execute(
+                "CREATE TABLE items_urn_key_v2_collisions (id BIGINT, \
+                 urn LONGTEXT CHARACTER SET utf8mb4 AS ('gone') VIRTUAL, urn_key MEDIUMTEXT, \
+                 urn_key_sha256 BINARY(32), urn_sha256 BINARY(32), urn_sql_kept_id BIGINT, \
+                 urn_sql_new_key MEDIUMTEXT) ENGINE=InnoDB",
+            )
+            .await
+            .unwrap();
+        let mut conn = db.pool.acquire().await.unwrap();
+        conn.execute("SET SESSION sql_mode = ''").await.unwrap();
+        let err = rekey(&mut *conn, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("items_urn_key_v2_collisions"), "{err}");
+        assert_eq!(scalar(&db, "SELECT COUNT(*) FROM items").await, 210);
+        drop(conn);
+        db.drop_user(&user).await;
+        db.drop().await;
+    }
+
     /// Three writers that never pause, each writing transactions of ten inserts one after the
     /// other (the table's metadata lock is free only between two of them): the re-key's
     /// switch still gets the table (before: "could not lock … 50 tries"), and no write waits

@@ -1765,6 +1765,228 @@ mod rekey {
         db.drop().await;
     }
 
+    /// The URL of the scratch database, for psql.
+    fn url_of(db: &Scratch) -> String {
+        let url = support::postgres_url().unwrap();
+        let (server, _) = url.rsplit_once('/').unwrap();
+        format!("{server}/{}", db.name)
+    }
+
+    /// Runs `script` in psql on the scratch database; its exit code and stderr.
+    fn psql(db: &Scratch, script: &str) -> (Option<i32>, String) {
+        use std::io::Write;
+        let mut child = std::process::Command::new("psql")
+            .args(["-X", "-q", &url_of(db)])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("psql is installed (.ci/run installs postgresql-client)");
+        let mut stdin = child.stdin.take().unwrap();
+        let script = script.to_owned();
+        let writer = std::thread::spawn(move || stdin.write_all(script.as_bytes()));
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    /// An operator of another role for an expression the re-key's own code writes (`*` of
+    /// numeric and integer, in a lock retry's sleep), and a trigger on the table whose
+    /// function another role keeps in a schema of her own: neither runs. (Before: the
+    /// operator ran as the table's owner in each retry; the trigger ran in the backfill,
+    /// its schema's owner taken for trusted.)
+    #[tokio::test]
+    async fn operators_and_triggers_of_other_roles_never_run() {
+        let Some(mut db) = Scratch::new("rekey_operators").await else {
+            return;
+        };
+        db.install().await;
+        let alice = db.role("urn_alice", true).await;
+        let attacker = db.role("urn_attacker", true).await;
+        let mut admin = db.admin().await;
+        admin.execute(PLANTED_CALLS).await.unwrap();
+        admin
+            .execute(AssertSqlSafe(format!(
+                "GRANT CREATE ON DATABASE {} TO {attacker}",
+                db.name
+            )))
+            .await
+            .unwrap();
+        let table = v1_table(&mut admin, "public.items", "public", &alice).await;
+        let mut theirs = db.as_role(&attacker).await;
+        theirs
+            .execute(AssertSqlSafe(format!(
+                "{}; CREATE OPERATOR public.* (FUNCTION = public.times, LEFTARG = numeric, RIGHTARG = integer)",
+                planted_function("times", "a numeric, b integer", "numeric", "a OPERATOR(pg_catalog.*) b")
+            )))
+            .await
+            .unwrap();
+        // A reader holds the table for a moment: a lock try of the re-key times out.
+        let mut holder = db.admin().await;
+        holder
+            .execute("BEGIN; LOCK TABLE public.items IN ACCESS SHARE MODE")
+            .await
+            .unwrap();
+        let release = tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+            holder.execute("COMMIT").await.unwrap();
+            holder
+        });
+        let done = rekey(&mut admin, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap();
+        drop(release.await.unwrap());
+        assert!(done.switched, "{done:?}");
+        assert_eq!(planted_calls(&mut admin).await, []);
+        // A second table, and a trigger on it in a schema of the attacker's own.
+        let table = v1_table(&mut admin, "public.things", "public", &alice).await;
+        admin
+            .execute(AssertSqlSafe(format!(
+                "GRANT TRIGGER ON public.things TO {attacker}"
+            )))
+            .await
+            .unwrap();
+        theirs
+            .execute(
+                "CREATE SCHEMA theirs; \
+                 CREATE FUNCTION theirs.tg() RETURNS trigger LANGUAGE plpgsql AS $f$ \
+                 BEGIN INSERT INTO audit.planted_calls VALUES ('tg', current_user); RETURN NEW; END $f$; \
+                 CREATE TRIGGER planted BEFORE UPDATE ON public.things \
+                 FOR EACH ROW EXECUTE FUNCTION theirs.tg()",
+            )
+            .await
+            .unwrap();
+        let err = rekey(&mut admin, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err();
+        let (code, message) = pg_failure(&err);
+        assert_eq!(code, "42501", "{message}");
+        assert!(message.contains("theirs.tg()"), "{message}");
+        assert_eq!(planted_calls(&mut admin).await, []);
+        drop((admin, theirs));
+        db.drop().await;
+    }
+
+    /// A relation another role makes under the new index's name while the re-key runs (after
+    /// its checks): the index is not built under another's name, the table is not switched to
+    /// a relation that is no unique index of it, and `switched` stays false. (Before: the
+    /// build was skipped, the switch renamed her index into the table's, and the table took
+    /// two rows of one key.)
+    #[tokio::test]
+    async fn an_index_name_taken_during_the_run_is_not_switched_to() {
+        let Some(mut db) = Scratch::new("rekey_index_race").await else {
+            return;
+        };
+        db.install().await;
+        let attacker = db.role("urn_attacker", false).await;
+        let mut admin = db.admin().await;
+        admin
+            .execute(AssertSqlSafe(format!(
+                "CREATE SCHEMA app; GRANT USAGE, CREATE ON SCHEMA app TO {attacker}"
+            )))
+            .await
+            .unwrap();
+        let table = v1_table(&mut admin, "app.items", "public", "CURRENT_USER").await;
+        let script = Dialect::Postgres
+            .rekey_sql(&table, KeyRules::V2, OnCollision::KeepFirst)
+            .unwrap();
+        let owner: String = sqlx::query_scalar("SELECT current_user::text")
+            .fetch_one(&mut admin)
+            .await
+            .unwrap();
+        let at = script.find("\n-- the collisions:").unwrap();
+        let (code, err) = psql(
+            &db,
+            &format!(
+                "{}\nSELECT pg_catalog.set_config('role', '{attacker}', false);\n\
+                 CREATE TABLE app.mine (x int); CREATE INDEX items_urn_key_v2_unique ON app.mine (x);\n\
+                 SELECT pg_catalog.set_config('role', '{owner}', false);\n{}",
+                &script[..at],
+                &script[at..]
+            ),
+        );
+        assert_ne!(code, Some(0), "{err}");
+        assert!(err.contains("items_urn_key_v2_unique"), "{err}");
+        let unique: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_index WHERE indrelid = 'app.items'::regclass AND indisunique",
+        )
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+        assert_eq!(unique, 2, "the primary key and the key's unique index");
+        let done = rekey(&mut admin, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err();
+        assert!(
+            done.to_string().contains("items_urn_key_v2_unique"),
+            "{done}"
+        );
+        drop(admin);
+        db.drop().await;
+    }
+
+    /// A table with inheritance children, whose rows a DELETE reaches but whose columns the
+    /// side table would not keep, is refused; so is a foreign key that compares through a
+    /// cast another role wrote (the check would run it as the owner).
+    #[tokio::test]
+    async fn what_would_lose_columns_or_run_a_cast_is_refused() {
+        let Some(mut db) = Scratch::new("rekey_inherits").await else {
+            return;
+        };
+        db.install().await;
+        let attacker = db.role("urn_attacker", true).await;
+        let mut admin = db.admin().await;
+        admin.execute(PLANTED_CALLS).await.unwrap();
+        let table = v1_table(&mut admin, "public.items", "public", "CURRENT_USER").await;
+        admin
+            .execute(
+                "CREATE TABLE public.items_archive (note text NOT NULL) INHERITS (public.items)",
+            )
+            .await
+            .unwrap();
+        let err = rekey(&mut admin, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err();
+        assert!(pg_failure(&err).1.contains("inheritance children"), "{err}");
+        admin
+            .execute("DROP TABLE public.items_archive")
+            .await
+            .unwrap();
+        // Her child table, its key compared through her implicit cast.
+        admin
+            .execute(AssertSqlSafe(format!(
+                "GRANT SELECT, REFERENCES ON public.items TO {attacker}"
+            )))
+            .await
+            .unwrap();
+        let mut theirs = db.as_role(&attacker).await;
+        theirs
+            .execute(AssertSqlSafe(format!(
+                "CREATE TYPE public.ref AS ENUM ('1', '201'); {}; \
+                 CREATE CAST (public.ref AS bigint) WITH FUNCTION public.ref_to_int8(public.ref) AS IMPLICIT; \
+                 CREATE TABLE public.child (item public.ref REFERENCES public.items (id))",
+                planted_function("ref_to_int8", "r public.ref", "bigint", "r::text::pg_catalog.int8")
+            )))
+            .await
+            .unwrap();
+        // (Her insert runs her cast in PostgreSQL's own check, as her.)
+        theirs
+            .execute("INSERT INTO public.child VALUES ('1')")
+            .await
+            .unwrap();
+        admin.execute("TRUNCATE audit.planted_calls").await.unwrap();
+        let err = rekey(&mut admin, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err();
+        assert!(pg_failure(&err).1.contains("cast or operator"), "{err}");
+        assert_eq!(planted_calls(&mut admin).await, []);
+        drop((admin, theirs));
+        db.drop().await;
+    }
+
     /// A table named without a schema is re-keyed only when it is the runner's and the one
     /// relation of its name: a superuser's `--table items` meant for `app.items` does not
     /// re-key a co-tenant's `public.items` (and run her trigger as the superuser).

@@ -627,6 +627,74 @@ mod rekey {
         );
     }
 
+    /// SQLite's names are case-insensitive, and so are the re-key's guards: a foreign key
+    /// that names the table `ITEMS` stops a keep-first move of a row it references, and a
+    /// trigger made `ON ITEMS` is seen (before: the one was left pointing at a moved row, the
+    /// other dropped with the table). A table whose definition is not urn-sql's (here
+    /// AUTOINCREMENT, which the rebuild would lose and with it the ids it never gives again)
+    /// is refused; so is one in an attached database whose columns are not the pattern's,
+    /// whatever `main` holds under the same name.
+    #[tokio::test]
+    async fn the_guards_read_names_and_definitions_as_sqlite_does() {
+        let (pool, table) = v1_items(&scenario_urns()).await;
+        pool.execute(
+            "CREATE TABLE child (note TEXT, item INTEGER REFERENCES ITEMS (id) ON DELETE CASCADE); \
+             INSERT INTO child VALUES ('refs row 202', 202)",
+        )
+        .await
+        .unwrap();
+        let err = rekey(&pool, &table, KeyRules::V2, OnCollision::KeepFirst)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("child (item)"), "{err}");
+        assert_eq!(scalar(&pool, "SELECT count(*) FROM items").await, 210);
+        pool.execute(
+            "DROP TABLE child; CREATE TRIGGER tg AFTER INSERT ON ITEMS BEGIN SELECT 1; END",
+        )
+        .await
+        .unwrap();
+        let err = rekey(&pool, &table, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("triggers of its own"), "{err}");
+        pool.execute("DROP TRIGGER tg").await.unwrap();
+        // AUTOINCREMENT, which urn-sql's table has not.
+        let sql: String = sqlx::query_scalar("SELECT sql FROM sqlite_schema WHERE name = 'items'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        pool.execute(AssertSqlSafe(format!(
+            "ALTER TABLE items RENAME TO old_items; {}; INSERT INTO items (id, urn) SELECT id, urn FROM old_items; DROP TABLE old_items",
+            sql.replace("INTEGER PRIMARY KEY", "INTEGER PRIMARY KEY AUTOINCREMENT")
+        )))
+        .await
+        .unwrap();
+        let err = rekey(&pool, &table, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not defined as urn-sql makes"), "{err}");
+        // An attached database's table with a column of its own, `main`'s without.
+        let dir = super::temp_dir("rekey_attached");
+        pool.execute(AssertSqlSafe(format!(
+            "ATTACH DATABASE '{}' AS aux; \
+             CREATE TABLE aux.\"items\" (\"id\" INTEGER PRIMARY KEY, \"urn\" TEXT NOT NULL, \
+             \"urn_key\" TEXT NOT NULL GENERATED ALWAYS AS (urn_key_v1(\"urn\")) STORED UNIQUE, note TEXT)",
+            dir.join("aux.db").display()
+        )))
+        .await
+        .unwrap();
+        let attached = v1(UrnTable::new("aux.items").unwrap());
+        let err = rekey(&pool, &attached, KeyRules::V2, OnCollision::Refuse)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("columns other than"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     /// A table with an index of its own is refused, before anything changes.
     #[tokio::test]
     async fn a_table_with_its_own_index_is_refused() {

@@ -405,7 +405,7 @@ fn keep_first(n: &Names) -> String {
          DECLARE columns, t_columns, refused, message, fk_name, fk_child, fk_matches LONGTEXT;\n    \
          DECLARE done, made INT DEFAULT FALSE;\n    \
          DECLARE errno INT;\n    \
-         DECLARE moved BIGINT DEFAULT 0;\n    \
+         DECLARE moved, hidden BIGINT DEFAULT 0;\n    \
          DECLARE fks CURSOR FOR\n      \
          SELECT r.CONSTRAINT_NAME, CONCAT('`', REPLACE(r.CONSTRAINT_SCHEMA, '`', '``'), '`.`', REPLACE(r.TABLE_NAME, '`', '``'), '`'),\n        \
          GROUP_CONCAT(CONCAT('c.`', REPLACE(k.COLUMN_NAME, '`', '``'), '` = p.`', REPLACE(k.REFERENCED_COLUMN_NAME, '`', '``'), '`')\n          \
@@ -422,6 +422,10 @@ fn keep_first(n: &Names) -> String {
          ROLLBACK;\n      \
          IF made THEN\n        \
          DROP TABLE IF EXISTS {side};\n      \
+         END IF;\n      \
+         IF errno = 1227 THEN\n        \
+         SIGNAL SQLSTATE '42000' SET MYSQL_ERRNO = 1227, MESSAGE_TEXT =\n          \
+         'urn-sql: keep-first reads every foreign key that references the table from InnoDB (information_schema.INNODB_SYS_FOREIGN), which needs the PROCESS privilege: nothing was moved or changed';\n      \
          END IF;\n      \
          IF errno = 1205 THEN\n        \
          SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1205, MESSAGE_TEXT =\n          \
@@ -443,7 +447,10 @@ fn keep_first(n: &Names) -> String {
          SIGNAL SQLSTATE '42S01' SET MYSQL_ERRNO = 1050, MESSAGE_TEXT = '{not_ours}';\n    \
          ELSEIF EXISTS (SELECT 1 FROM information_schema.COLUMNS AS a WHERE a.TABLE_SCHEMA = {schema} AND a.TABLE_NAME = {bare}\n        \
          AND a.COLUMN_NAME NOT IN ({new_columns}) AND NOT EXISTS (SELECT 1 FROM information_schema.COLUMNS AS b\n          \
-         WHERE b.TABLE_SCHEMA = a.TABLE_SCHEMA AND b.TABLE_NAME = '{side_bare}' AND b.COLUMN_NAME = a.COLUMN_NAME AND b.COLUMN_TYPE = a.COLUMN_TYPE))\n      \
+         WHERE b.TABLE_SCHEMA = a.TABLE_SCHEMA AND b.TABLE_NAME = '{side_bare}' AND b.COLUMN_NAME = a.COLUMN_NAME AND b.COLUMN_TYPE = a.COLUMN_TYPE\n            \
+         AND b.CHARACTER_SET_NAME <=> a.CHARACTER_SET_NAME AND b.COLLATION_NAME <=> a.COLLATION_NAME))\n      \
+         OR EXISTS (SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = {schema} AND TABLE_NAME = '{side_bare}'\n        \
+         AND (EXTRA LIKE '%GENERATED%' OR COALESCE(GENERATION_EXPRESSION, '') <> ''))\n      \
          OR (SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = {schema} AND TABLE_NAME = '{side_bare}'\n        \
          AND ((COLUMN_NAME = 'urn_sql_kept_id' AND DATA_TYPE = 'bigint') OR (COLUMN_NAME = 'urn_sql_new_key' AND DATA_TYPE = 'mediumtext'))) <> 2 THEN\n      \
          SIGNAL SQLSTATE '42S01' SET MYSQL_ERRNO = 1050, MESSAGE_TEXT = '{incomplete}';\n    \
@@ -467,6 +474,17 @@ fn keep_first(n: &Names) -> String {
          SELECT k, MIN(id) AS kept FROM urn_sql_rekey_locked GROUP BY k HAVING COUNT(*) > 1;\n    \
          CREATE TEMPORARY TABLE urn_sql_rekey_moving (id BIGINT PRIMARY KEY)\n      \
          SELECT l.id, g.kept, l.k FROM urn_sql_rekey_locked AS l JOIN urn_sql_rekey_groups AS g ON g.k = l.k WHERE l.id <> g.kept;\n    \
+         -- Every foreign key that references the table must be one this user can see (the\n    \
+         -- lists below show only tables it has privileges on; InnoDB's own list, every one).\n    \
+         IF NOT {schema} REGEXP '^[A-Za-z0-9_]+$' THEN\n      \
+         SIGNAL SQLSTATE 'HY000' SET MESSAGE_TEXT = 'urn-sql: keep-first reads InnoDB''s foreign keys by the database''s name, which is not a plain identifier: nothing was moved or changed';\n    \
+         END IF;\n    \
+         SELECT COUNT(*) - (SELECT COUNT(*) FROM information_schema.REFERENTIAL_CONSTRAINTS\n        \
+         WHERE UNIQUE_CONSTRAINT_SCHEMA = {schema} AND REFERENCED_TABLE_NAME = {bare}) INTO hidden\n      \
+         FROM information_schema.INNODB_SYS_FOREIGN WHERE REF_NAME = CONCAT({schema}, '/', {bare});\n    \
+         IF hidden <> 0 THEN\n      \
+         SIGNAL SQLSTATE 'HY000' SET MESSAGE_TEXT = '{hidden_message}';\n    \
+         END IF;\n    \
          -- Every foreign key that references the table: a moved row that one references stops\n    \
          -- the move (its ON DELETE would delete or change the rows that reference it).\n    \
          OPEN fks;\n    \
@@ -486,6 +504,7 @@ fn keep_first(n: &Names) -> String {
          SET message = REPLACE('{referenced}', '@', refused);\n      \
          SIGNAL SQLSTATE '23000' SET MYSQL_ERRNO = 1451, MESSAGE_TEXT = message;\n    \
          END IF;\n    \
+         SET STATEMENT sql_mode = '{SQL_MODE}' FOR\n    \
          EXECUTE IMMEDIATE CONCAT('INSERT INTO {side} (', columns, ', urn_sql_kept_id, urn_sql_new_key) SELECT ', t_columns,\n      \
          ', m.kept, m.k FROM {t} AS t JOIN urn_sql_rekey_moving AS m ON m.id = t.{id}');\n    \
          DELETE t FROM {t} AS t JOIN urn_sql_rekey_moving AS m ON m.id = t.{id};\n    \
@@ -513,6 +532,12 @@ fn keep_first(n: &Names) -> String {
         ),
         locked = quoted(&locked),
         referenced = quoted(&referenced(&n.table.replace('`', ""), "@")),
+        hidden_message = quoted(&format!(
+            "urn-sql: a foreign key of a table this user cannot see references {}: keep-first \
+             cannot tell whether it references the rows it would move, so nothing was moved or \
+             changed; run it as a user with privileges on every referencing table",
+            n.table.replace('`', "")
+        )),
     )
 }
 

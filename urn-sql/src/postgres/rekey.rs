@@ -168,8 +168,9 @@ impl Names {
     /// re-key leaves.
     fn switched(&self) -> String {
         format!(
-            "{t} IS NOT NULL AND NOT {pending} AND NOT {has_new} AND ({generated} OR {checked})",
+            "{t} IS NOT NULL AND NOT {pending} AND NOT {has_new} AND ({generated} OR {checked}) AND {index}",
             t = self.oid(),
+            index = self.has_key_index(),
             pending = self.pending(),
             has_new = self.has_column(&self.new_literal),
             generated = self.generated_by(self.to_function),
@@ -209,7 +210,7 @@ impl Names {
              BEGIN\n{}      \
              RETURN;\n    \
              EXCEPTION WHEN lock_not_available THEN\n      \
-             PERFORM pg_catalog.pg_sleep(0.1 * attempt);\n    \
+             PERFORM pg_catalog.pg_sleep(0.1 OPERATOR(pg_catalog.*) attempt);\n    \
              END;\n  \
              END LOOP;\n  \
              RAISE EXCEPTION 'urn-sql: could not lock % in ten tries of 100 ms: nothing was changed', {}\n    \
@@ -232,6 +233,45 @@ impl Names {
              HINT = 'A transaction holds rows or the table; run the re-key again when it is over.';\n",
             doing = literal(doing),
             t = self.table_literal,
+        )
+    }
+
+    /// PL/pgSQL statements (for a block that declares `refused pg_catalog.text`) that refuse
+    /// the re-key while a trigger on the table runs a function that neither a superuser nor
+    /// the table's owner (the role the run took) owns: the re-key's updates and deletes would
+    /// run it as that owner. Checked before the first change, and again before each batch
+    /// and the move (a role with TRIGGER on the table may add one meanwhile).
+    fn foreign_triggers(&self) -> String {
+        format!(
+            "SELECT pg_catalog.string_agg(pg_catalog.format('%s (trigger %I, owner %I)', p.oid::pg_catalog.regprocedure, g.tgname,\n  \
+             (SELECT rolname FROM pg_catalog.pg_roles WHERE oid OPERATOR(pg_catalog.=) p.proowner)), ', ') INTO refused\n\
+             FROM pg_catalog.pg_trigger AS g JOIN pg_catalog.pg_proc AS p ON p.oid OPERATOR(pg_catalog.=) g.tgfoid\n\
+             WHERE g.tgrelid OPERATOR(pg_catalog.=) {oid} AND NOT g.tgisinternal\n  \
+             AND NOT COALESCE((SELECT r.rolsuper OR r.rolname OPERATOR(pg_catalog.=) CURRENT_USER FROM pg_catalog.pg_roles AS r\n    \
+             WHERE r.oid OPERATOR(pg_catalog.=) p.proowner), false);\n\
+             IF refused IS NOT NULL THEN\n  \
+             RAISE EXCEPTION 'urn-sql: the re-key of % would run the triggers %, whose functions are owned by a role that is neither a superuser nor the table''s owner: nothing more was changed', {t}, refused\n    \
+             USING ERRCODE = 'insufficient_privilege';\n\
+             END IF;\n",
+            oid = self.oid(),
+            t = self.table_literal,
+        )
+    }
+
+    /// Whether the table has a valid unique index on `urn_key_index` of its key column.
+    fn has_key_index(&self) -> String {
+        format!(
+            "EXISTS (SELECT FROM pg_catalog.pg_index AS i\n  \
+             WHERE i.indrelid OPERATOR(pg_catalog.=) {oid} AND i.indisunique AND i.indisvalid AND i.indnatts OPERATOR(pg_catalog.=) 1\n    \
+             AND EXISTS (SELECT FROM pg_catalog.pg_depend AS d WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass\n      \
+             AND d.objid OPERATOR(pg_catalog.=) i.indexrelid AND d.refobjid OPERATOR(pg_catalog.=) {oid}\n      \
+             AND d.refobjsubid OPERATOR(pg_catalog.=) (SELECT attnum FROM pg_catalog.pg_attribute\n        \
+             WHERE attrelid OPERATOR(pg_catalog.=) {oid} AND attname OPERATOR(pg_catalog.=) {k}))\n    \
+             AND EXISTS (SELECT FROM pg_catalog.pg_depend AS f JOIN pg_catalog.pg_proc AS p ON p.oid OPERATOR(pg_catalog.=) f.refobjid\n      \
+             WHERE f.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass AND f.objid OPERATOR(pg_catalog.=) i.indexrelid\n        \
+             AND f.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass AND p.proname OPERATOR(pg_catalog.=) 'urn_key_index'))",
+            oid = self.oid(),
+            k = self.key_literal,
         )
     }
 
@@ -347,17 +387,6 @@ fn table_step(table: &UrnTable, to: KeyRules, n: &Names) -> String {
             )
         },
     );
-    // A role other than the table's could have written a function its triggers call (with
-    // the TRIGGER privilege), or taken a name the re-key makes: the re-key's updates would run
-    // the one, and adopt the other.
-    let trusted = |owner: &str, schema: &str| {
-        format!(
-            "(SELECT r.rolsuper OR r.rolname OPERATOR(pg_catalog.=) CURRENT_USER \
-             OR r.oid OPERATOR(pg_catalog.=) (SELECT ns.nspowner FROM pg_catalog.pg_namespace AS ns \
-             WHERE ns.oid OPERATOR(pg_catalog.=) {schema}) \
-             FROM pg_catalog.pg_roles AS r WHERE r.oid OPERATOR(pg_catalog.=) {owner})"
-        )
-    };
     format!(
         "DO $rekey$\n\
          DECLARE\n  \
@@ -365,6 +394,11 @@ fn table_step(table: &UrnTable, to: KeyRules, n: &Names) -> String {
          BEGIN\n  \
          IF (SELECT relkind FROM pg_catalog.pg_class WHERE oid OPERATOR(pg_catalog.=) {oid}) OPERATOR(pg_catalog.=) 'p' THEN\n    \
          RAISE EXCEPTION 'urn-sql: % is partitioned: make a new table keyed by the new rules and copy the rows', {t}\n      \
+         USING ERRCODE = 'feature_not_supported';\n  \
+         END IF;\n  \
+         -- A child table's rows are the table's rows to a DELETE, but its columns are not.\n  \
+         IF EXISTS (SELECT FROM pg_catalog.pg_inherits WHERE inhparent OPERATOR(pg_catalog.=) {oid}) THEN\n    \
+         RAISE EXCEPTION 'urn-sql: % has inheritance children, whose rows the re-key would move without their own columns: nothing was changed', {t}\n      \
          USING ERRCODE = 'feature_not_supported';\n  \
          END IF;\n  \
          IF NOT {pending} THEN\n    \
@@ -395,15 +429,7 @@ fn table_step(table: &UrnTable, to: KeyRules, n: &Names) -> String {
          HINT = 'Drop them, run the re-key, and make them again on the new key column.';\n  \
          END IF;\n\
          {bound}  \
-         SELECT pg_catalog.string_agg(pg_catalog.format('%s (trigger %I, owner %I)', p.oid::pg_catalog.regprocedure, g.tgname,\n    \
-         (SELECT rolname FROM pg_catalog.pg_roles WHERE oid OPERATOR(pg_catalog.=) p.proowner)), ', ') INTO refused\n  \
-         FROM pg_catalog.pg_trigger AS g JOIN pg_catalog.pg_proc AS p ON p.oid OPERATOR(pg_catalog.=) g.tgfoid\n  \
-         WHERE g.tgrelid OPERATOR(pg_catalog.=) {oid} AND NOT g.tgisinternal\n    \
-         AND NOT COALESCE({trusted_trigger}, false);\n  \
-         IF refused IS NOT NULL THEN\n    \
-         RAISE EXCEPTION 'urn-sql: the re-key of % would run the triggers %, whose functions are owned by a role that is not a superuser, the table''s owner or their schema''s owner: nothing was changed', {t}, refused\n      \
-         USING ERRCODE = 'insufficient_privilege';\n  \
-         END IF;\n  \
+         {triggers}  \
          IF pg_catalog.to_regprocedure({function}) IS NOT NULL\n    \
          AND (SELECT p.proowner FROM pg_catalog.pg_proc AS p WHERE p.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure({function}))\n      \
          OPERATOR(pg_catalog.<>) (SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER) THEN\n    \
@@ -424,7 +450,7 @@ fn table_step(table: &UrnTable, to: KeyRules, n: &Names) -> String {
         has_new = n.has_column(&n.new_literal),
         from_fn = n.from_function,
         bound = bound,
-        trusted_trigger = trusted("p.proowner", "p.pronamespace"),
+        triggers = indent(&n.foreign_triggers(), "  ").trim_start(),
         function = n.trigger_function_literal(),
         index = literal(&owner_of_index),
     )
@@ -460,6 +486,7 @@ fn keep_first_step(n: &Names) -> String {
          IF ids IS NULL THEN\n    \
          RETURN;\n  \
          END IF;\n  \
+         {triggers}  \
          -- The rows the collisions name, locked: a writer may have changed or deleted some since\n  \
          -- they were listed, and only rows that still collide move.\n  \
          PERFORM FROM {t} WHERE {id} OPERATOR(pg_catalog.=) ANY (ids) FOR UPDATE;\n  \
@@ -486,11 +513,29 @@ fn keep_first_step(n: &Names) -> String {
          JOIN pg_catalog.pg_attribute AS pa ON pa.attrelid OPERATOR(pg_catalog.=) c.confrelid AND pa.attnum OPERATOR(pg_catalog.=) k.pk\n       \
          JOIN pg_catalog.pg_attribute AS ca ON ca.attrelid OPERATOR(pg_catalog.=) c.conrelid AND ca.attnum OPERATOR(pg_catalog.=) k.fk\n       \
          JOIN pg_catalog.pg_operator AS o ON o.oid OPERATOR(pg_catalog.=) k.op\n       \
-         JOIN pg_catalog.pg_namespace AS ons ON ons.oid OPERATOR(pg_catalog.=) o.oprnamespace) AS matches\n    \
+         JOIN pg_catalog.pg_namespace AS ons ON ons.oid OPERATOR(pg_catalog.=) o.oprnamespace) AS matches,\n      \
+         -- Whether the key compares without running another role's code: each operator's\n      \
+         -- function a superuser's, each referencing column of its right operand's type (or\n      \
+         -- a domain over it, or binary-coercible to it: no cast function).\n      \
+         (SELECT pg_catalog.bool_and(COALESCE((SELECT r.rolsuper FROM pg_catalog.pg_proc AS f\n          \
+         JOIN pg_catalog.pg_roles AS r ON r.oid OPERATOR(pg_catalog.=) f.proowner WHERE f.oid OPERATOR(pg_catalog.=) o.oprcode), false)\n        \
+         AND (b.base OPERATOR(pg_catalog.=) o.oprright OR EXISTS (SELECT FROM pg_catalog.pg_cast AS x\n          \
+         WHERE x.castsource OPERATOR(pg_catalog.=) b.base AND x.casttarget OPERATOR(pg_catalog.=) o.oprright\n            \
+         AND x.castmethod OPERATOR(pg_catalog.=) 'b')))\n       \
+         FROM ROWS FROM (pg_catalog.unnest(c.conkey), pg_catalog.unnest(c.conpfeqop)) AS k(fk, op)\n       \
+         JOIN pg_catalog.pg_attribute AS ca ON ca.attrelid OPERATOR(pg_catalog.=) c.conrelid AND ca.attnum OPERATOR(pg_catalog.=) k.fk\n       \
+         JOIN pg_catalog.pg_operator AS o ON o.oid OPERATOR(pg_catalog.=) k.op\n       \
+         CROSS JOIN LATERAL (SELECT CASE WHEN t.typtype OPERATOR(pg_catalog.=) 'd' THEN t.typbasetype ELSE t.oid END AS base\n         \
+         FROM pg_catalog.pg_type AS t WHERE t.oid OPERATOR(pg_catalog.=) ca.atttypid) AS b) AS plain\n    \
          FROM pg_catalog.pg_constraint AS c\n    \
          WHERE c.contype OPERATOR(pg_catalog.=) 'f' AND c.confrelid OPERATOR(pg_catalog.=) {oid}\n      \
          AND c.conparentid OPERATOR(pg_catalog.=) 0\n  \
          LOOP\n    \
+         IF NOT COALESCE(fkey.plain, false) THEN\n      \
+         refused := pg_catalog.concat_ws(', ', refused, pg_catalog.format('%I of %s (it compares through a cast or operator of another role)',\n        \
+         fkey.conname, fkey.child));\n      \
+         CONTINUE;\n    \
+         END IF;\n    \
          BEGIN\n      \
          EXECUTE pg_catalog.format('SELECT EXISTS (SELECT FROM {t} AS p JOIN %s AS c ON %s '\n        \
          'WHERE p.{id} OPERATOR(pg_catalog.=) ANY (SELECT m.id FROM pg_temp.urn_sql_rekey_moving AS m))', fkey.child, fkey.matches)\n        \
@@ -556,6 +601,7 @@ fn keep_first_step(n: &Names) -> String {
         ),
         side_text = side_text,
         handler = n.lock_handler("keep-first, locking the rows it moves"),
+        triggers = indent(&n.foreign_triggers(), "  ").trim_start(),
     )
 }
 
@@ -684,9 +730,11 @@ pub(crate) fn steps(
             "DO $rekey$\n\
              DECLARE\n  \
              prev pg_catalog.int8;\n  \
-             upto pg_catalog.int8;\n\
+             upto pg_catalog.int8;\n  \
+             refused pg_catalog.text;\n\
              BEGIN\n  \
              LOOP\n    \
+             {triggers}    \
              BEGIN\n      \
              IF prev IS NULL THEN\n        \
              SELECT pg_catalog.max(b.id) INTO upto FROM (SELECT {id} AS id FROM {t} ORDER BY {id} LIMIT {BATCH}) AS b;\n        \
@@ -703,6 +751,7 @@ pub(crate) fn steps(
              {handler}    \
              END;\n    \
              COMMIT;\n    \
+             {PIN}\n    \
              prev := upto;\n  \
              END LOOP;\n\
              END\n$rekey$",
@@ -713,6 +762,7 @@ pub(crate) fn steps(
             f = n.to_function,
             urn = n.urn,
             handler = indent(&n.lock_handler("the backfill of the new key"), "    ").trim_start(),
+            triggers = indent(&n.foreign_triggers(), "    ").trim_start(),
         ),
     ));
     let index_literal = literal(&n.new_index);
@@ -739,7 +789,12 @@ pub(crate) fn steps(
     steps.push(
         Step::when(
             "the unique index on the new key (built concurrently)",
-            format!("{pending} AND pg_catalog.to_regclass({index_literal}) IS NULL"),
+            format!(
+                "{pending} AND NOT EXISTS (SELECT FROM pg_catalog.pg_index \
+                 WHERE indexrelid OPERATOR(pg_catalog.=) pg_catalog.to_regclass({index_literal}) \
+                 AND indrelid OPERATOR(pg_catalog.=) {})",
+                n.oid()
+            ),
             format!(
                 "CREATE UNIQUE INDEX CONCURRENTLY {} ON {} (({}.urn_key_index({})) COLLATE pg_catalog.\"C\")",
                 n.new_index_bare, n.table, n.s, n.new
@@ -776,7 +831,13 @@ pub(crate) fn steps(
         "the switch: the new key takes the key column's name and index name, the old one goes",
         pending.clone(),
         n.with_lock(&format!(
-            "ALTER TABLE {t} RENAME COLUMN {key} TO {old};\n\
+            "IF NOT EXISTS (SELECT FROM pg_catalog.pg_index AS i \
+             WHERE i.indexrelid OPERATOR(pg_catalog.=) pg_catalog.to_regclass({index_literal}) \
+             AND i.indrelid OPERATOR(pg_catalog.=) {oid} AND i.indisunique AND i.indisvalid) THEN\n  \
+             RAISE EXCEPTION 'urn-sql: % has no valid unique index %: not switching', {tl}, {index_literal}\n    \
+             USING ERRCODE = 'object_not_in_prerequisite_state';\n\
+             END IF;\n\
+             ALTER TABLE {t} RENAME COLUMN {key} TO {old};\n\
              ALTER TABLE {t} RENAME COLUMN {new} TO {key};\n\
              ALTER TABLE {t} ALTER COLUMN {key} SET NOT NULL;\n\
              {function};\n\
@@ -788,13 +849,33 @@ pub(crate) fn steps(
             function = n.trigger_function(&n.key),
             new_index = n.new_index,
             index = n.index,
+            oid = n.oid(),
+            tl = n.table_literal,
         )),
     ));
     steps.push(
         Step::always(what::DONE, format!("SELECT {} AS switched", n.switched()))
             .returning(Rows::Switched),
     );
+    // Every DO block resolves names in pg_catalog only, whatever the session's search_path:
+    // a name or operator this code leaves unqualified cannot be another role's.
+    for step in &mut steps {
+        if let Some(body) = step.sql.strip_prefix("DO $rekey$\n") {
+            step.sql = format!("DO $rekey$\n{}", pinned(body));
+        }
+    }
     Ok(steps)
+}
+
+/// The statement that sets the transaction's search_path to `pg_catalog, pg_temp`.
+const PIN: &str = "PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);";
+
+/// A `DO` block's body with [`PIN`] first (after its declarations).
+fn pinned(body: &str) -> String {
+    match body.split_once("BEGIN\n") {
+        Some((declarations, rest)) => format!("{declarations}BEGIN\n  {PIN}\n{rest}"),
+        None => body.to_owned(),
+    }
 }
 
 /// The steps as a script for `psql -v ON_ERROR_STOP=1` (not `--single-transaction`: the index

@@ -103,6 +103,21 @@ pub(crate) fn steps(
         Some(schema) => format!("pragma_foreign_key_list(c.\"table\", '{schema}')"),
         None => "pragma_foreign_key_list(c.\"table\")".to_owned(),
     };
+    let schema_name = table.schema_name().unwrap_or("main");
+    // The table as urn-sql makes it under the old rules, as SQLite stores it (without its
+    // schema): the rebuild makes exactly that again under the new ones, so a definition of
+    // the owner's own (AUTOINCREMENT, a constraint, a collation) would be lost.
+    let made = UrnTable::with_columns(
+        bare,
+        id.trim_matches('"'),
+        urn.trim_matches('"'),
+        key.trim_matches('"'),
+    )
+    .map_err(|e| RekeyError::new(e.to_string()))?
+    .with_key_rules(from)
+    .map_err(|e| RekeyError::new(e.to_string()))?;
+    let made = super::create_table(&made);
+    let made = made.trim_end().trim_end_matches(';').replace('\'', "''");
     let mut statements = vec![
         "PRAGMA foreign_keys = OFF".to_owned(),
         "BEGIN IMMEDIATE".to_owned(),
@@ -110,7 +125,7 @@ pub(crate) fn steps(
     ];
     let keyed_by = |function: &str| {
         format!(
-            "EXISTS (SELECT 1 FROM {schema} WHERE type = 'table' AND name = '{bare}' \
+            "EXISTS (SELECT 1 FROM {schema} WHERE type = 'table' AND name = '{bare}' COLLATE NOCASE \
              AND sql LIKE '%{function}({urn})%')"
         )
     };
@@ -127,10 +142,21 @@ pub(crate) fn steps(
             "urn-sql: {bare} has columns other than the pattern's three, which the re-key would not copy: nothing was changed"
         ),
         &format!(
-            "(SELECT count(*) FROM pragma_table_xinfo('{bare}') WHERE name NOT IN ('{}', '{}', '{}')) > 0",
+            "(SELECT count(*) FROM pragma_table_xinfo('{bare}', '{schema_name}') WHERE name NOT IN ('{}', '{}', '{}')) > 0",
             id.trim_matches('"'),
             urn.trim_matches('"'),
             key.trim_matches('"'),
+        ),
+    ));
+    statements.extend(guard(
+        "definition",
+        &format!(
+            "urn-sql: {bare} is not defined as urn-sql makes a keyed table (a constraint, \
+             AUTOINCREMENT or a collation of its own), which the rebuild would not keep: nothing \
+             was changed"
+        ),
+        &format!(
+            "NOT EXISTS (SELECT 1 FROM {schema} WHERE type = 'table' AND name = '{bare}' COLLATE NOCASE AND sql = '{made}')"
         ),
     ));
     statements.extend(guard(
@@ -139,14 +165,14 @@ pub(crate) fn steps(
             "urn-sql: {bare} has indexes or triggers of its own, which dropping it would drop: nothing was changed"
         ),
         &format!(
-            "EXISTS (SELECT 1 FROM {schema} WHERE tbl_name = '{bare}' AND type IN ('index', 'trigger') AND sql IS NOT NULL)"
+            "EXISTS (SELECT 1 FROM {schema} WHERE tbl_name = '{bare}' COLLATE NOCASE AND type IN ('index', 'trigger') AND sql IS NOT NULL)"
         ),
     ));
     if on_collision == OnCollision::KeepFirst {
         statements.extend(guard(
             "side",
             &foreign_side_table(&side_bare, "exists"),
-            &format!("EXISTS (SELECT 1 FROM {schema} WHERE name = '{side_bare}')"),
+            &format!("EXISTS (SELECT 1 FROM {schema} WHERE name = '{side_bare}' COLLATE NOCASE)"),
         ));
     }
     statements.push("DROP TABLE IF EXISTS temp.urn_sql_rekey_collisions".to_owned());
@@ -237,7 +263,7 @@ pub(crate) fn steps(
             format!(
                 "SELECT c.\"table\" || ' (' || (SELECT group_concat(l.\"from\", ', ') FROM {fk_list} AS l \
                  WHERE l.id = c.fkid) || ')' AS reference, group_concat(c.rowid, ' ') AS rowids, '' \
-                 FROM {fk_check} AS c WHERE c.parent = '{bare}' GROUP BY c.\"table\", c.fkid"
+                 FROM {fk_check} AS c WHERE c.parent = '{bare}' COLLATE NOCASE GROUP BY c.\"table\", c.fkid"
             ),
         )
         .returning(Rows::References),
@@ -246,7 +272,7 @@ pub(crate) fn steps(
         guard(
             "references",
             &referenced(bare, "the foreign keys listed above"),
-            &format!("EXISTS (SELECT 1 FROM {fk_check} WHERE parent = '{bare}')"),
+            &format!("EXISTS (SELECT 1 FROM {fk_check} WHERE parent = '{bare}' COLLATE NOCASE)"),
         )
         .map(|sql| Step::always(what_references, sql)),
     );
