@@ -253,7 +253,7 @@ pub(crate) fn inspect(
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut any_bad = false;
     let mut line = String::with_capacity(512);
-    input::for_each(args, format(stdin_json), options.max_len(), |input| {
+    input::for_each(args, format(stdin_json), options, |input| {
         let record = inspect_record(&input, &options);
         any_bad |= matches!(record, Record::Invalid { .. });
         line.clear();
@@ -278,7 +278,7 @@ fn for_each_valid(
 ) -> io::Result<bool> {
     let mut any_bad = false;
     let mut err = io::stderr().lock();
-    input::for_each(args, format(stdin_json), options.max_len(), |input| {
+    input::for_each(args, format(stdin_json), options, |input| {
         match parse(&input.text, &options) {
             Ok(urn) => each(urn)?,
             Err(e) => {

@@ -128,55 +128,50 @@ struct Repaired<'a> {
 pub(crate) fn fix(args: &[String], stdin_json: bool) -> io::Result<ExitCode> {
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut any_bad = false;
-    input::for_each(
-        args,
-        format(stdin_json),
-        urn_core::DEFAULT_MAX_LEN,
-        |input| {
-            let record = match &input.text {
-                Ok(text) => {
-                    let repaired = repair(text);
-                    any_bad |= repaired.urn().is_none();
-                    let record = Repaired {
-                        input: text,
-                        urn: repaired.urn().map(|u| u.as_str()),
-                        fixes: repaired
-                            .fixes()
-                            .iter()
-                            .map(|f| FixRecord {
-                                kind: f.kind.name(),
-                                start: f.start,
-                                end: f.end,
-                                before: &f.before,
-                                after: &f.after,
-                            })
-                            .collect(),
-                        error: repaired.error().map(|e| ErrorRecord {
-                            kind: e.kind().name(),
-                            offset: e.offset(),
-                            message: e.to_string(),
-                        }),
-                    };
-                    crate::json::to_string(&record)?
-                }
-                Err(unreadable) => {
-                    any_bad = true;
-                    crate::json::to_string(&Repaired {
-                        input: &unreadable.shown,
-                        urn: None,
-                        fixes: Vec::new(),
-                        error: Some(ErrorRecord {
-                            kind: unreadable.kind,
-                            offset: unreadable.offset,
-                            message: unreadable.message.clone(),
-                        }),
-                    })?
-                }
-            };
-            out.write_all(record.as_bytes())?;
-            out.write_all(b"\n")
-        },
-    )?;
+    input::for_each(args, format(stdin_json), ParseOptions::new(), |input| {
+        let record = match &input.text {
+            Ok(text) => {
+                let repaired = repair(text);
+                any_bad |= repaired.urn().is_none();
+                let record = Repaired {
+                    input: text,
+                    urn: repaired.urn().map(|u| u.as_str()),
+                    fixes: repaired
+                        .fixes()
+                        .iter()
+                        .map(|f| FixRecord {
+                            kind: f.kind.name(),
+                            start: f.start,
+                            end: f.end,
+                            before: &f.before,
+                            after: &f.after,
+                        })
+                        .collect(),
+                    error: repaired.error().map(|e| ErrorRecord {
+                        kind: e.kind().name(),
+                        offset: e.offset(),
+                        message: e.to_string(),
+                    }),
+                };
+                crate::json::to_string(&record)?
+            }
+            Err(unreadable) => {
+                any_bad = true;
+                crate::json::to_string(&Repaired {
+                    input: &unreadable.shown,
+                    urn: None,
+                    fixes: Vec::new(),
+                    error: Some(ErrorRecord {
+                        kind: unreadable.kind,
+                        offset: unreadable.offset,
+                        message: unreadable.message.clone(),
+                    }),
+                })?
+            }
+        };
+        out.write_all(record.as_bytes())?;
+        out.write_all(b"\n")
+    })?;
     out.flush()?;
     Ok(exit(any_bad))
 }

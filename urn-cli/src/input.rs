@@ -3,6 +3,8 @@
 use std::borrow::Cow;
 use std::io::{self, BufRead};
 
+use urn_core::{ParseError, ParseOptions, UrnRef};
+
 /// Where one input came from, for error messages (`line 3`, `argument 2`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Origin {
@@ -19,7 +21,8 @@ impl std::fmt::Display for Origin {
     }
 }
 
-/// Why an input could not even be read as text.
+/// Why an input could not even be read as text: urn-core's diagnosis (bytes that are not
+/// UTF-8, a line over the length cap), or a `--stdin-json` line that is no JSON string.
 #[derive(Clone, Debug)]
 pub(crate) struct Unreadable {
     /// The input as far as it can be shown (lossy).
@@ -27,6 +30,18 @@ pub(crate) struct Unreadable {
     pub(crate) kind: &'static str,
     pub(crate) offset: usize,
     pub(crate) message: String,
+}
+
+impl Unreadable {
+    /// urn-core's error on the input `shown`.
+    fn of(shown: String, error: &ParseError) -> Self {
+        Unreadable {
+            shown,
+            kind: error.kind().name(),
+            offset: error.offset(),
+            message: error.to_string(),
+        }
+    }
 }
 
 /// One input: its text (borrowed from the argument or the line buffer when it can be), or why
@@ -47,15 +62,17 @@ pub(crate) enum LineFormat {
 
 /// Calls `each` for every input, in order: the arguments if any, else stdin's lines, read
 /// one at a time (never all at once). A line is kept only up to what an input
-/// of `max_len` bytes can take (its `\r\n`; in JSON, six bytes per escaped byte): the rest of a
-/// longer line is read past, not stored, and the line is reported as too long, so memory stays
-/// bounded whatever the input. Stops early if `each` returns an error.
+/// of `options`' maximum length can take (its `\r\n`; in JSON, six bytes per escaped byte):
+/// the rest of a longer line is read past, not stored, and the line gets urn-core's error for
+/// an input over the cap, so memory stays bounded whatever the input. Stops early if `each`
+/// returns an error.
 pub(crate) fn for_each(
     args: &[String],
     format: LineFormat,
-    max_len: usize,
+    options: ParseOptions,
     mut each: impl FnMut(Input<'_>) -> io::Result<()>,
 ) -> io::Result<()> {
+    let max_len = options.max_len();
     if !args.is_empty() {
         for (i, arg) in args.iter().enumerate() {
             each(Input {
@@ -80,7 +97,11 @@ pub(crate) fn for_each(
         };
         line += 1;
         let text = if length > buf.len() {
-            Err(too_long(&buf, max_len, length))
+            let shown = buf.get(..max_len).unwrap_or(&buf);
+            Err(Unreadable::of(
+                format!("{}…", String::from_utf8_lossy(shown)),
+                &options.too_long(),
+            ))
         } else {
             if buf.last() == Some(&b'\n') {
                 buf.pop();
@@ -88,7 +109,7 @@ pub(crate) fn for_each(
                     buf.pop();
                 }
             }
-            decode(&buf, format)
+            decode(&buf, format, options)
         };
         each(Input {
             origin: Origin::Line(line),
@@ -129,27 +150,20 @@ fn read_line(
     }
 }
 
-/// A line longer than `max` bytes can hold, of which `kept` holds the start: the parser's
-/// error for an input over the limit, with the line's length (nothing more of it was kept).
-fn too_long(kept: &[u8], max: usize, length: usize) -> Unreadable {
-    let shown = kept.get(..max).unwrap_or(kept);
-    Unreadable {
-        shown: format!("{}…", String::from_utf8_lossy(shown)),
-        kind: "too_long",
-        offset: max,
-        message: format!(
-            "invalid URN: longer than the maximum of {max} bytes (byte {max}; the line has \
-             {length} bytes, read past without keeping them)"
-        ),
-    }
-}
-
-fn decode(bytes: &[u8], format: LineFormat) -> Result<Cow<'_, str>, Unreadable> {
-    let text = std::str::from_utf8(bytes).map_err(|e| Unreadable {
-        shown: String::from_utf8_lossy(bytes).into_owned(),
-        kind: "invalid_utf8",
-        offset: e.valid_up_to(),
-        message: format!("not UTF-8: invalid byte at byte {}", e.valid_up_to()),
+/// A line's text: the line itself, or the string its JSON literal holds. Bytes that are not
+/// UTF-8 get urn-core's diagnosis (of the URN, or where the JSON line stops being UTF-8).
+fn decode(
+    bytes: &[u8],
+    format: LineFormat,
+    options: ParseOptions,
+) -> Result<Cow<'_, str>, Unreadable> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let error = match format {
+            LineFormat::Raw => UrnRef::parse_bytes_with(bytes, options).err(),
+            LineFormat::Json => None,
+        };
+        let error = error.unwrap_or_else(|| ParseError::not_utf8(e.valid_up_to()));
+        Unreadable::of(String::from_utf8_lossy(bytes).into_owned(), &error)
     })?;
     match format {
         LineFormat::Raw => Ok(Cow::Borrowed(text)),

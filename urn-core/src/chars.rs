@@ -27,57 +27,28 @@ pub(crate) const KEEP_UPPER: u8 = 1 << 7;
 /// The literal characters of RFC 2141's NSS (`<trans>` less `%`), as a bracket class.
 const TRANS_2141_CLASS: &str = "[A-Za-z0-9()+,.:=@;$_!*'-]";
 
-/// Whether byte `b` is in the bracket class `class` (`[…]` of single characters and `a-z`
-/// ranges; a `-` first or last is literal), read in a `const fn`: the classes of
-/// [`patterns`](crate::patterns) are the one list of each set of characters.
-const fn in_class(class: &str, b: u8) -> bool {
-    let text = class.as_bytes();
-    // Inside the brackets.
-    let (mut i, end) = (1, text.len().saturating_sub(1));
-    while i < end {
-        let (Some(first), next, last) = (at(text, i), at(text, i + 1), at(text, i + 2)) else {
-            break;
-        };
-        match (next, last) {
-            (Some(b'-'), Some(last)) if i + 2 < end => {
-                if first <= b && b <= last {
-                    return true;
-                }
-                i += 3;
-            }
-            _ => {
-                if first == b {
-                    return true;
-                }
-                i += 1;
-            }
-        }
-    }
-    false
-}
-
 const fn build() -> [u8; 256] {
     let mut table = [0u8; 256];
     let mut i = 0;
     while i < 256 {
         let b = i as u8;
         let mut class = 0;
-        if in_class(patterns::PCHAR, b) {
+        if patterns::in_class(patterns::PCHAR, b) {
             class |= PLAIN;
         }
-        if in_class(patterns::PCHAR_SLASH, b) {
+        if patterns::in_class(patterns::PCHAR_SLASH, b) {
             class |= NSS;
         }
-        if in_class(patterns::PCHAR_SLASH_QUESTION, b) {
+        if patterns::in_class(patterns::PCHAR_SLASH_QUESTION, b) {
             class |= QF;
         }
-        if in_class(patterns::NID_CHAR, b) {
+        if patterns::in_class(patterns::NID_CHAR, b) {
             class |= NID;
         }
-        if in_class(patterns::HEX_DIGIT, b) {
+        if patterns::in_class(patterns::HEX_DIGIT, b) {
             class |= HEX;
         }
-        if in_class(TRANS_2141_CLASS, b) {
+        if patterns::in_class(TRANS_2141_CLASS, b) {
             class |= TRANS_2141;
         }
         if !b.is_ascii_uppercase() && b != b'%' {

@@ -368,6 +368,19 @@ impl ParseError {
         ParseError { kind, offset }
     }
 
+    /// The error of input whose bytes are not UTF-8 from `offset` on
+    /// ([`ErrorKind::NotUtf8`]), for a reader that holds the URN inside other text (a JSON
+    /// line); [`UrnRef::parse_bytes`](crate::UrnRef::parse_bytes) gives it for bytes that are
+    /// the URN.
+    ///
+    /// ```
+    /// assert_eq!(urn_core::ParseError::not_utf8(3).to_string(), "invalid URN: byte 3 is not UTF-8");
+    /// ```
+    #[must_use]
+    pub const fn not_utf8(offset: usize) -> Self {
+        ParseError::new(ErrorKind::NotUtf8, offset)
+    }
+
     /// The rule that was broken.
     #[must_use]
     pub const fn kind(&self) -> ErrorKind {

@@ -5,8 +5,9 @@ use core::fmt;
 use core::str::FromStr;
 
 /// The one table of key-rule versions, oldest first: a row per version, naming its
-/// [`KeyRules`] variant (with its documentation) and its short name. Passes the rows to the
-/// macro `$then` (`$(#[doc] Variant => "name";)*`), so every per-version name is made from
+/// [`KeyRules`] variant (with its documentation) and its SQL key function (`urn_key_` and the
+/// version's short name). Passes the rows to the macro `$then` (`$(#[doc] Variant =>
+/// urn_key_name;)*`), so every per-version name is made from
 /// here: in this crate ([`KeyRules::VERSIONS`], [`KeyRules::CURRENT`] (the last row),
 /// [`KeyRules::name`], [`KeyRules::sql_function`]), and in the bindings that must declare
 /// something per version at compile time (urn-pg's SQL functions), which call
@@ -15,7 +16,8 @@ use core::str::FromStr;
 ///
 /// # Adding a version
 ///
-/// 1. Add its row here (the variant, its documentation and its name, `V3 => "v3";`).
+/// 1. Add its row here (the variant, its documentation and its key function, `V3 =>
+///    urn_key_v3;`).
 /// 2. Give each namespace whose rule changes the new rule with `since: KeyRules::V3` in its
 ///    file (a rule that does not change is not restated).
 /// 3. Write the derived files: `URN_SQL_BLESS=1 cargo test -p urn-sql --lib` (the SQL key
@@ -40,7 +42,7 @@ macro_rules! key_versions {
             /// name of letters, digits, `.` and `-`).
             ///
             /// Frozen: every key it gives stays as it is.
-            V1 => "v1";
+            V1 => urn_key_v1;
             /// V1, plus:
             /// - `lex` names with jurisdiction units (`urn:lex:ch;glarus:…`, RFC 9676 section
             ///   2.1): the whole name in lower case (RFC 9676 section 3.3 makes names
@@ -63,14 +65,14 @@ macro_rules! key_versions {
             /// comparison.
             ///
             /// Every two URNs with one V1 key have one V2 key.
-            V2 => "v2";
+            V2 => urn_key_v2;
         }
     };
 }
 
 /// Declares [`KeyRules`] from the rows of [`key_versions!`].
 macro_rules! declare_key_rules {
-    ($($(#[$doc:meta])* $variant:ident => $name:literal;)*) => {
+    ($($(#[$doc:meta])* $variant:ident => $function:ident;)*) => {
         /// A versioned set of equivalence rules.
         ///
         /// A key stored in a database must never change meaning silently, so rules are never
@@ -124,7 +126,7 @@ macro_rules! declare_key_rules {
             pub const fn name(self) -> &'static str {
                 match self {
                     KeyRules::Rfc8141 => "rfc8141",
-                    $(KeyRules::$variant => $name,)*
+                    $(KeyRules::$variant => short(stringify!($function)),)*
                 }
             }
 
@@ -138,7 +140,7 @@ macro_rules! declare_key_rules {
             pub const fn sql_function(self) -> Option<&'static str> {
                 match self {
                     KeyRules::Rfc8141 => None,
-                    $(KeyRules::$variant => Some(concat!("urn_key_", $name)),)*
+                    $(KeyRules::$variant => Some(stringify!($function)),)*
                 }
             }
         }
@@ -146,6 +148,14 @@ macro_rules! declare_key_rules {
 }
 
 key_versions!(declare_key_rules);
+
+/// A version's short name: its key function's name after `urn_key_`.
+const fn short(function: &'static str) -> &'static str {
+    match function.split_at_checked("urn_key_".len()) {
+        Some((_, name)) => name,
+        None => function,
+    }
+}
 
 impl Default for KeyRules {
     /// [`KeyRules::CURRENT`].

@@ -42,6 +42,22 @@ pub enum Syntax {
     Rfc2141,
 }
 
+impl Syntax {
+    /// The fewest characters a NID has in this grammar: 2 (RFC 8141), 1 (RFC 2141); the most
+    /// is [`patterns::NID_MAX_LEN`](crate::patterns::NID_MAX_LEN) in both.
+    ///
+    /// ```
+    /// assert_eq!(urn_core::Syntax::Rfc8141.min_nid_len(), 2);
+    /// ```
+    #[must_use]
+    pub const fn min_nid_len(self) -> usize {
+        match self {
+            Syntax::Rfc8141 => 2,
+            Syntax::Rfc2141 => 1,
+        }
+    }
+}
+
 /// How to parse: the [`Syntax`] and the maximum input length. Pass it to
 /// [`Urn::parse_with`](crate::Urn::parse_with) or [`UrnRef::parse_with`](crate::UrnRef::parse_with)
 /// (a [`Syntax`] alone converts into options with the default length cap).
@@ -409,7 +425,7 @@ const fn nid(bytes: &[u8], min: usize, trailing_hyphen: bool) -> Result<(usize, 
         all &= class;
         i += 1;
     }
-    if i - 4 > 32 {
+    if i - 4 > crate::patterns::NID_MAX_LEN {
         return Err(ParseError::new(ErrorKind::NidLength { len: i - 4, min }, 4));
     }
     match chars::at(bytes, i) {
@@ -432,7 +448,7 @@ const fn nid(bytes: &[u8], min: usize, trailing_hyphen: bool) -> Result<(usize, 
 
 const fn parse_rfc8141(bytes: &[u8]) -> Result<Offsets, ParseError> {
     let scheme_lower = tri!(scheme(bytes));
-    let (nid_end, nid_upper) = tri!(nid(bytes, 2, false));
+    let (nid_end, nid_upper) = tri!(nid(bytes, Syntax::Rfc8141.min_nid_len(), false));
     let rule = rule_of(bytes, nid_end);
 
     // NSS: PLAIN or %XX first, then PLAIN, %XX or '/', up to '?', '#' or the end.
@@ -551,7 +567,7 @@ const fn component(bytes: &[u8], start: usize, which: Component) -> Result<usize
 
 const fn parse_rfc2141(bytes: &[u8]) -> Result<Offsets, ParseError> {
     let scheme_lower = tri!(scheme(bytes));
-    let (nid_end, nid_upper) = tri!(nid(bytes, 1, true));
+    let (nid_end, nid_upper) = tri!(nid(bytes, Syntax::Rfc2141.min_nid_len(), true));
     let rule = rule_of(bytes, nid_end);
     if chars::slice(bytes, 4, nid_end).eq_ignore_ascii_case(b"urn") {
         return Err(ParseError::new(ErrorKind::NidReserved, 4));

@@ -41,45 +41,7 @@ BEGIN
   -- schema of pg_database_owner, as public is since PostgreSQL 15): its owner can drop
   -- anything in it, and dropping the key functions with CASCADE drops every keyed table's
   -- generated key and unique index.
-  IF NOT EXISTS (
-    SELECT FROM pg_namespace n
-    JOIN pg_roles o ON o.oid = CASE WHEN (SELECT r.rolname FROM pg_roles r WHERE r.oid = n.nspowner)
-                                         = 'pg_database_owner'
-                               THEN (SELECT d.datdba FROM pg_database d
-                                     WHERE d.datname = current_database())
-                               ELSE n.nspowner END
-    WHERE n.oid = adopt_schema_oid AND (o.rolsuper OR o.rolname = current_user)) THEN
-    RAISE EXCEPTION 'urn_pg: not creating the extension in schema %: its owner % is neither %, the role creating it, nor a superuser',
-      adopt_schema, (SELECT n.nspowner::regrole FROM pg_namespace n WHERE n.oid = adopt_schema_oid), current_user
-      USING ERRCODE = 'insufficient_privilege',
-            HINT = 'Create it in a schema the creating role owns: that schema''s owner could '
-                   'drop the key functions, and with CASCADE every keyed table''s index.';
-  END IF;
-  FOR adopt_obj IN
-    SELECT 'type ' || t.oid::regtype::text AS what, t.typowner AS owner,
-           t.typtype = 'd' AND t.typbasetype = 'text'::regtype::oid AS fits
-    FROM pg_type t
-    WHERE t.typnamespace = adopt_schema_oid AND t.typname IN ('urn', 'urn_key')
-    UNION ALL
-    SELECT 'function ' || p.oid::regprocedure::text, p.proowner, true
-    FROM pg_proc p
-    WHERE p.pronamespace = adopt_schema_oid
-      AND p.proname IN (@@function_names@@)
-    ORDER BY 1
-  LOOP
-    IF NOT adopt_obj.fits THEN
-      RAISE EXCEPTION 'urn_pg: % (owner %) exists and is not urn-sql''s domain over text',
-        adopt_obj.what, adopt_obj.owner::regrole
-        USING ERRCODE = 'wrong_object_type',
-              HINT = 'Install urn_pg into another schema: CREATE EXTENSION urn_pg SCHEMA ...';
-    ELSIF adopt_obj.owner <> (SELECT oid FROM pg_roles WHERE rolname = current_user) THEN
-      RAISE EXCEPTION 'urn_pg: % is owned by %, not by %, the role creating the extension',
-        adopt_obj.what, adopt_obj.owner::regrole, current_user
-        USING ERRCODE = 'insufficient_privilege',
-              HINT = 'If that role is trusted, ALTER ... OWNER TO the role creating the '
-                     'extension (REASSIGN OWNED moves all of them); otherwise drop it.';
-    END IF;
-  END LOOP;
+@@owner_check@@
   FOR adopt_obj IN SELECT typname FROM pg_type
                    WHERE typnamespace = adopt_schema_oid AND typname IN ('urn', 'urn_key') LOOP
     EXECUTE format('ALTER EXTENSION urn_pg ADD DOMAIN %I.%I', adopt_schema, adopt_obj.typname);
@@ -88,12 +50,7 @@ BEGIN
                                      AND typname IN ('urn', 'urn_key')) = 2 THEN
     FOR adopt_obj IN SELECT to_regprocedure(format(signature, adopt_schema)) AS f
                      FROM unnest(ARRAY[
-                       '%1$I.urn_check(pg_catalog.text)', '%1$I.urn_valid(pg_catalog.text)',
-                       '%1$I.urn_key_v1(%1$I.urn)', '%1$I.urn_key_v1_inline(%1$I.urn)',
-                       '%1$I.urn_key_v2(%1$I.urn)', '%1$I.urn_key_v2_inline(%1$I.urn)',
-                       '%1$I.urn_rfc8141_key(%1$I.urn)', '%1$I.urn_nid(%1$I.urn)',
-                       '%1$I.urn_nss(%1$I.urn)', '%1$I.urn_key_index(%1$I.urn_key)',
-                       '%1$I.urn_key_index(pg_catalog.text)']) AS signature LOOP
+                       @@adopted_functions@@]) AS signature LOOP
       IF adopt_obj.f IS NOT NULL THEN
         EXECUTE format('ALTER EXTENSION urn_pg ADD FUNCTION %s', adopt_obj.f);
       END IF;

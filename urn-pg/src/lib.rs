@@ -24,45 +24,23 @@ use urn_core::{KeyRules, ParseError, UrnKey, UrnRef};
 
 pgrx::extension_sql_file!("../sql/urn_pg.sql", name = "urn_pg_objects", finalize);
 
-/// The text as `&str`, or the parser's verdict on why it is not a URN. Only a database whose
-/// encoding is not UTF-8 can hand over non-UTF-8 bytes; every such byte is outside ASCII, so
-/// the URN is invalid, and the message names the first error the parser sees before it.
-fn utf8(bytes: &[u8]) -> Result<&str, String> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Ok(text),
-        Err(e) => {
-            let at = e.valid_up_to();
-            let prefix = bytes.get(..at).and_then(|b| std::str::from_utf8(b).ok());
-            match prefix.map(UrnRef::parse) {
-                Some(Err(err)) if err.offset() < at => Err(err.to_string()),
-                _ => Err(format!(
-                    "invalid URN: byte {at} (0x{:02x}) is not UTF-8",
-                    bytes.get(at).copied().unwrap_or(0)
-                )),
-            }
-        }
-    }
-}
-
-/// Parses a URN with RFC 8141's grammar, as the `urn` domain does.
+/// Parses a URN with RFC 8141's grammar, as the `urn` domain does. Only a database whose
+/// encoding is not UTF-8 can hand over bytes that are not UTF-8: urn-core's diagnosis says so
+/// (or names the rule broken before them), as every engine does.
 fn parse(bytes: &[u8]) -> Result<UrnRef<'_>, String> {
-    UrnRef::parse(utf8(bytes)?).map_err(|e: ParseError| e.to_string())
+    UrnRef::parse_bytes(bytes).map_err(|e: ParseError| e.to_string())
 }
 
 /// Why `bytes` is not a value of the `urn_key` domain (an RFC 8141 section 3 canonical key, no
 /// components), or `None`. One parse on the way through; the message is only built for a
 /// refusal.
 fn key_problem(bytes: &[u8]) -> Option<String> {
-    let text = match utf8(bytes) {
-        Ok(text) => text,
-        Err(message) => return Some(message),
-    };
     // RFC 8141's grammar: `UrnKey::parse_with` alone would also take RFC 2141 keys.
-    match UrnRef::parse(text) {
-        Err(e) => Some(e.to_string()),
-        Ok(urn) if urn.rfc8141_key().as_str() == text => None,
-        Ok(_) => Some(
-            UrnKey::parse_with(text, KeyRules::Rfc8141)
+    match parse(bytes) {
+        Err(message) => Some(message),
+        Ok(urn) if urn.rfc8141_key().as_str() == urn.as_str() => None,
+        Ok(urn) => Some(
+            UrnKey::parse_with(urn.as_str(), KeyRules::Rfc8141)
                 .err()
                 .map_or_else(
                     || "invalid URN: not a canonical URN key".to_owned(),
@@ -118,18 +96,20 @@ fn urn_valid(value: &[u8]) -> bool {
     parse(value).is_ok()
 }
 
-/// `urn_key_v1(urn)`: urn-core's `Urn::key_with(KeyRules::V1)`, what tables made before the V2
-/// rules are keyed by.
-#[pg_extern(sql = false)]
-fn urn_key_v1(urn: &[u8], fcinfo: pg_sys::FunctionCallInfo) -> Internal {
-    key_under(KeyRules::V1, urn, fcinfo)
+/// Declares one key function per version of the key rules (urn-core's `key_versions!` table):
+/// `urn_key_v1(urn)`, `urn_key_v2(urn)`, …, each urn-core's `Urn::key_with` of its version.
+macro_rules! key_functions {
+    ($($(#[$doc:meta])* $variant:ident => $function:ident;)*) => {
+        $(
+            #[doc = concat!("`", stringify!($function), "(urn)`: urn-core's `Urn::key_with(KeyRules::", stringify!($variant), ")`.")]
+            #[pg_extern(sql = false)]
+            fn $function(urn: &[u8], fcinfo: pg_sys::FunctionCallInfo) -> Internal {
+                key_under(KeyRules::$variant, urn, fcinfo)
+            }
+        )*
+    };
 }
-
-/// `urn_key_v2(urn)`: urn-core's `Urn::key()` (`KeyRules::V2`).
-#[pg_extern(sql = false)]
-fn urn_key_v2(urn: &[u8], fcinfo: pg_sys::FunctionCallInfo) -> Internal {
-    key_under(KeyRules::V2, urn, fcinfo)
-}
+urn_core::key_versions!(key_functions);
 
 /// The key of `urn` (the first argument of the call `fcinfo`) under `rules`.
 ///

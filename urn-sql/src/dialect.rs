@@ -172,26 +172,33 @@ impl Dialect {
         }
     }
 
-    /// What a re-key sets on its connection, and how the helpers put it back after the run.
-    pub(crate) fn rekey_restore(self) -> crate::rekey::Restore {
-        match self {
-            Dialect::Postgres => postgres::rekey::RESTORE,
-            Dialect::MariaDb => mariadb::rekey::RESTORE,
-            Dialect::Sqlite => sqlite::rekey::RESTORE,
-        }
-    }
-
-    /// A re-key step as the helpers run it: its condition (PostgreSQL's, which psql's `\if`
-    /// tests; the other databases' steps test theirs themselves) and its statement.
-    pub(crate) fn rekey_statement(self, step: &crate::rekey::Step) -> (Option<String>, String) {
-        match self {
-            Dialect::Postgres => (
-                step.when.as_ref().map(|when| format!("SELECT ({when})")),
-                step.sql.clone(),
-            ),
-            Dialect::MariaDb => (None, mariadb::rekey::compound(step)),
-            Dialect::Sqlite => (None, step.sql.clone()),
-        }
+    /// The re-key as the helpers run it: its steps, what it sets on the connection and how it
+    /// is put back, and how each step is sent (PostgreSQL's condition, which psql's `\if`
+    /// tests, apart; the other databases' steps test theirs themselves).
+    pub(crate) fn rekey_plan(
+        self,
+        table: &UrnTable,
+        to: KeyRules,
+        on_collision: OnCollision,
+    ) -> Result<crate::rekey::Plan, RekeyError> {
+        Ok(crate::rekey::Plan {
+            steps: self.rekey_steps(table, to, on_collision)?,
+            restore: match self {
+                Dialect::Postgres => postgres::rekey::RESTORE,
+                Dialect::MariaDb => mariadb::rekey::RESTORE,
+                Dialect::Sqlite => sqlite::rekey::RESTORE,
+            },
+            statement: match self {
+                Dialect::Postgres => |step| {
+                    (
+                        step.when.as_ref().map(|when| format!("SELECT ({when})")),
+                        step.sql.clone(),
+                    )
+                },
+                Dialect::MariaDb => |step| (None, mariadb::rekey::compound(step)),
+                Dialect::Sqlite => |step| (None, step.sql.clone()),
+            },
+        })
     }
 
     /// The insert-or-get protocol's statements for `table`.

@@ -67,9 +67,13 @@ pub(crate) enum Install {
     /// (PostgreSQL: one simple-protocol message, so one transaction; MariaDB commits DDL as it
     /// goes, and running it again finishes an interrupted install).
     Script(&'static str),
-    /// Nothing lives in the database (SQLite): runs the query this makes, which fails where
-    /// the connection lacks the key functions, and says how to register them.
-    Probe(fn() -> String),
+    /// Nothing lives in the database (SQLite): runs the query `probe` makes, which fails where
+    /// the connection lacks the key functions, and then refuses with the message `refusal`
+    /// makes of that failure (how to register them).
+    Probe {
+        probe: fn() -> String,
+        refusal: fn(&dyn std::fmt::Display) -> String,
+    },
 }
 
 /// How an insert reports that the key is stored already.
@@ -212,9 +216,9 @@ where
 {
     match install {
         Install::Script(sql) => client.execute(sql).await,
-        Install::Probe(sql) => match client.execute(&sql()).await {
+        Install::Probe { probe, refusal } => match client.execute(&probe()).await {
             Ok(()) => Ok(()),
-            Err(e) => Err(C::refused(crate::sqlite::not_registered(&e)).unwrap_or(e)),
+            Err(e) => Err(C::refused(refusal(&e)).unwrap_or(e)),
         },
     }
 }

@@ -168,6 +168,15 @@ pub(crate) struct Step {
     pub(crate) failure: Option<String>,
 }
 
+/// A re-key as the helpers run it ([`Dialect::rekey_plan`](crate::Dialect)): its steps, what it
+/// sets on the connection, and each step as it is sent (its condition apart, if the database
+/// sends one).
+pub(crate) struct Plan {
+    pub(crate) steps: Vec<Step>,
+    pub(crate) restore: Restore,
+    pub(crate) statement: fn(&Step) -> (Option<String>, String),
+}
+
 /// What a re-key sets on its connection for the run, and how the helpers put it back after,
 /// whatever happened: a query of one boolean read first (`None`: nothing to read), and the
 /// statements that restore the connection given its answer.
@@ -285,8 +294,8 @@ pub(crate) trait Runner {
     fn error(error: RekeyError) -> Self::Error;
 }
 
-/// Runs the re-key of `table` to `to` on one connection: the steps [`Dialect::rekey_sql`]
-/// prints, each as the script runs it (PostgreSQL: its condition first), the collisions read
+/// Runs a re-key of `table` on one connection (its [`Plan`], or the error of one that cannot be
+/// written): the steps [`Dialect::rekey_sql`] prints, each as the script runs it (PostgreSQL: its condition first), the collisions read
 /// from their listing. It stops after the listing when `list_only`, or when there are
 /// collisions and `on_collision` refuses them (`switched` false: nothing changed). A table
 /// re-keyed already is left as it is. On an error, or a stop, the connection's transaction, if
@@ -304,27 +313,23 @@ pub(crate) trait Runner {
 )]
 pub(crate) async fn run<R: Runner>(
     runner: &mut R,
-    dialect: crate::Dialect,
+    plan: Result<Plan, RekeyError>,
     table: &UrnTable,
-    to: KeyRules,
     on_collision: OnCollision,
     list_only: bool,
 ) -> Result<Rekeyed, R::Error>
 where
     R::Error: fmt::Display,
 {
-    let steps = dialect
-        .rekey_steps(table, to, on_collision)
-        .map_err(R::error)?;
-    let restore = dialect.rekey_restore();
-    let saved = match restore.read {
+    let plan = plan.map_err(R::error)?;
+    let saved = match plan.restore.read {
         Some(read) => runner.flag(read).await?,
         None => false,
     };
     let name = table.qualified_name().replace('"', "");
-    let result = run_steps(runner, dialect, &steps, &name, on_collision, list_only).await;
+    let result = run_steps(runner, &plan, &name, on_collision, list_only).await;
     let mut restored = Ok(());
-    for statement in (restore.statements)(saved) {
+    for statement in (plan.restore.statements)(saved) {
         if let Err(e) = runner.execute(statement).await {
             restored = Err(e);
         }
@@ -336,8 +341,7 @@ where
 /// [`run`]'s steps.
 async fn run_steps<R: Runner>(
     runner: &mut R,
-    dialect: crate::Dialect,
-    steps: &[Step],
+    plan: &Plan,
     table: &str,
     on_collision: OnCollision,
     list_only: bool,
@@ -347,15 +351,16 @@ where
 {
     let mut rekeyed = Rekeyed::default();
     // Re-keyed already: nothing to run (SQLite's guard would refuse the table).
+    let steps = &plan.steps;
     if let Some(done) = steps.iter().find(|step| step.rows == Rows::Switched) {
-        let (_, sql) = dialect.rekey_statement(done);
+        let (_, sql) = (plan.statement)(done);
         if runner.flag(&sql).await? {
             rekeyed.switched = true;
             return Ok(rekeyed);
         }
     }
     for step in steps {
-        let (when, sql) = dialect.rekey_statement(step);
+        let (when, sql) = (plan.statement)(step);
         if let Some(when) = when
             && !runner.flag(&when).await?
         {

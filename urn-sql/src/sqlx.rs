@@ -291,7 +291,8 @@ macro_rules! database {
                 to: KeyRules,
                 on_collision: OnCollision,
             ) -> Result<Rekeyed, ::sqlx::Error> {
-                rekey::run(&mut Conn(conn), $dialect, table, to, on_collision, false).await
+                let plan = $dialect.rekey_plan(table, to, on_collision);
+                rekey::run(&mut Conn(conn), plan, table, on_collision, false).await
             }
 
             async fn collisions_on<'c>(
@@ -299,16 +300,10 @@ macro_rules! database {
                 table: &'c UrnTable,
                 to: KeyRules,
             ) -> Result<Vec<Collision>, ::sqlx::Error> {
-                rekey::run(
-                    &mut Conn(conn),
-                    $dialect,
-                    table,
-                    to,
-                    OnCollision::Refuse,
-                    true,
-                )
-                .await
-                .map(|r| r.collisions)
+                let plan = $dialect.rekey_plan(table, to, OnCollision::Refuse);
+                rekey::run(&mut Conn(conn), plan, table, OnCollision::Refuse, true)
+                    .await
+                    .map(|r| r.collisions)
             }
         }
 

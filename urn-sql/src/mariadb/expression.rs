@@ -30,14 +30,13 @@ use urn_core::{
 use crate::message::{self, Join};
 use crate::rule_sql;
 
-/// urn-core's URN pattern as MariaDB's PCRE2 takes it in an SQL literal: flags reset, `\?`
-/// and `\+` as classes.
+/// urn-core's URN pattern as MariaDB's PCRE2 takes it in an SQL literal: flags reset, in the
+/// spelling without backslashes ([`patterns::sql::URN`]).
 pub(crate) fn urn_regex() -> String {
     regex(
-        &patterns::URN
-            .replacen('^', "", 1)
-            .replace("\\?", "[?]")
-            .replace("\\+", "[+]"),
+        patterns::sql::URN
+            .strip_prefix('^')
+            .unwrap_or(patterns::sql::URN),
     )
 }
 
@@ -99,8 +98,9 @@ impl KeyParts {
         };
         KeyParts {
             valid: format!(
-                "OCTET_LENGTH({u}) <= 65536 AND LOCATE(CHAR(10 USING utf8mb4), {u}) = 0\n\
+                "OCTET_LENGTH({u}) <= {} AND LOCATE(CHAR(10 USING utf8mb4), {u}) = 0\n\
                  {indent}            AND {u} REGEXP {}",
+                urn_core::DEFAULT_MAX_LEN,
                 urn_regex()
             ),
             own_key: format!(
@@ -415,6 +415,9 @@ pub(crate) fn check_block(
         Variables::Local => local.to_owned(),
         Variables::Session => format!("@urn_sql_{local}"),
     };
+    let max = urn_core::DEFAULT_MAX_LEN;
+    let min = urn_core::Syntax::Rfc8141.min_nid_len();
+    let (max_text, min_text) = (max.to_string(), min.to_string());
     let (nid, comp, body, c, p, q, cp) = (
         name("nid"),
         name("comp"),
@@ -477,7 +480,7 @@ pub(crate) fn check_block(
   IF {v} IS NULL THEN
     LEAVE check_urn;
   END IF;
-  IF OCTET_LENGTH({v}) > 65536 THEN
+  IF OCTET_LENGTH({v}) > {max} THEN
     SET {problem} = {too_long};
     LEAVE check_urn;
   END IF;
@@ -503,7 +506,7 @@ pub(crate) fn check_block(
     SET {nid} = REGEXP_SUBSTR(SUBSTRING({v}, 5), '^(?-imsxU){nid_char}*');
     SET {p} = 5 + {nid_len};
     SET {c} = SUBSTRING({v}, {p}, 1);
-    IF {nid_len} > 32 THEN
+    IF {nid_len} > {nid_max} THEN
       SET {problem} = {nid_long};
     ELSEIF {c} = '' THEN
       SET {problem} = {nid_unterminated};
@@ -512,7 +515,7 @@ pub(crate) fn check_block(
       LEAVE scan;
     ELSEIF LEFT({nid}, 1) = '-' THEN
       SET {problem} = {nid_leading};
-    ELSEIF {nid_len} < 2 THEN
+    ELSEIF {nid_len} < {min} THEN
       SET {problem} = {nid_short};
     ELSEIF RIGHT({nid}, 1) = '-' THEN
       SET {problem} = {nid_trailing};
@@ -574,7 +577,10 @@ pub(crate) fn check_block(
   SET {cp} = CONV(HEX(CONVERT({c} USING utf32)), 16, 10);
   SET {problem} = {invalid_char};
 END check_urn;"#,
-        too_long = say(ErrorKind::TooLong { max: 65_536 }, "65536", &["65536"]),
+        too_long = say(ErrorKind::TooLong { max }, &max_text, &[&max_text]),
+        max = max,
+        min = min,
+        nid_max = patterns::NID_MAX_LEN,
         bom = say(ErrorKind::ByteOrderMark, "0", &[]),
         blank = white_space_regex("*"),
         empty = say(ErrorKind::Empty, "0", &[]),
@@ -583,16 +589,19 @@ END check_urn;"#,
         scheme = say(ErrorKind::Scheme, &at(1), &[]),
         nid_char = patterns::NID_CHAR,
         nid_long = say(
-            ErrorKind::NidLength { len: 33, min: 2 },
+            ErrorKind::NidLength {
+                len: patterns::NID_MAX_LEN + 1,
+                min
+            },
             "4",
-            &[&nid_len, "'s'", "2"]
+            &[&nid_len, "'s'", &min_text]
         ),
         nid_unterminated = say(ErrorKind::NidUnterminated, &at(1), &[]),
         nid_leading = say(ErrorKind::NidLeadingHyphen, "4", &[]),
         nid_short = say(
-            ErrorKind::NidLength { len: 1, min: 2 },
+            ErrorKind::NidLength { len: 1, min },
             "4",
-            &[&nid_len, &format!("IF({nid_len} = 1, '', 's')"), "2"]
+            &[&nid_len, &format!("IF({nid_len} = 1, '', 's')"), &min_text]
         ),
         nid_trailing = say(ErrorKind::NidTrailingHyphen, &at(2), &[]),
         empty_component = say(

@@ -343,7 +343,7 @@ fn install_script() -> String {
          {}BEGIN\n  DECLARE problem {message} DEFAULT NULL;\n{}  RETURN problem;\nEND;\n\n\
          -- urn_valid(text): whether the text is a valid RFC 8141 URN: urn_core::patterns::URN, as\n\
          -- the key functions check it.\n\
-         {}RETURN OCTET_LENGTH(v) <= 65536 AND LOCATE(CHAR(10 USING utf8mb4), v) = 0 AND v REGEXP {};\n\n\
+         {}RETURN OCTET_LENGTH(v) <= {max} AND LOCATE(CHAR(10 USING utf8mb4), v) = 0 AND v REGEXP {};\n\n\
          -- urn_refuse(text): raises SQLSTATE 45000 with urn_check's message for the text (a raised\n\
          -- message is utf8mb3: a character above U+FFFF in it is written as Rust's escape_unicode\n\
          -- writes it).\n\
@@ -378,6 +378,7 @@ fn install_script() -> String {
         ),
         expression::beyond_bmp_regex(),
         key_routines(&header, text),
+        max = urn_core::DEFAULT_MAX_LEN,
     );
     // The kinds and names of the routines made, from their CREATE statements, for the check
     // that refuses to replace another user's.

@@ -37,6 +37,9 @@ pub(super) fn white_space_class() -> String {
 
 /// The `CREATE OR REPLACE FUNCTION urn_check(v text)` statement, with its comment.
 pub(crate) fn urn_check() -> String {
+    let max = urn_core::DEFAULT_MAX_LEN;
+    let min = urn_core::Syntax::Rfc8141.min_nid_len();
+    let (max_text, min_text) = (max.to_string(), min.to_string());
     let component = |c: Component| c.name();
     let (nss, r, q, f) = (
         component(Component::Nss),
@@ -73,7 +76,7 @@ DECLARE
   q    int;     -- where the component's characters start
   c    text;
 BEGIN
-  IF octet_length(v) > 65536 THEN
+  IF octet_length(v) > {max} THEN
     RETURN {too_long};
   END IF;
   FOR i IN 1..4 LOOP
@@ -99,7 +102,7 @@ BEGIN
     nid := substring(substr(v, 5) COLLATE "C" from '^{nid_char}*');
     p := 5 + length(nid);
     c := substr(v, p, 1);
-    IF length(nid) > 32 THEN
+    IF length(nid) > {nid_max} THEN
       RETURN {nid_long};
     ELSIF c = '' THEN
       RETURN {nid_unterminated};
@@ -108,7 +111,7 @@ BEGIN
       EXIT scan;
     ELSIF left(nid, 1) = '-' THEN
       RETURN {nid_leading};
-    ELSIF length(nid) < 2 THEN
+    ELSIF length(nid) < {min} THEN
       RETURN {nid_short};
     ELSIF right(nid, 1) = '-' THEN
       RETURN {nid_trailing};
@@ -165,26 +168,32 @@ BEGIN
 END
 $fn$;
 "#,
-        too_long = say(ErrorKind::TooLong { max: 65_536 }, "65536", &["65536"]),
+        too_long = say(ErrorKind::TooLong { max }, &max_text, &[&max_text]),
+        max = max,
+        min = min,
+        nid_max = patterns::NID_MAX_LEN,
         bom = say(ErrorKind::ByteOrderMark, "0", &[]),
         empty = say(ErrorKind::Empty, "0", &[]),
         leading = say(ErrorKind::LeadingWhitespace, "0", &[]),
         scheme = say(ErrorKind::Scheme, "i - 1", &[]),
         nid_char = patterns::NID_CHAR,
         nid_long = say(
-            ErrorKind::NidLength { len: 33, min: 2 },
+            ErrorKind::NidLength {
+                len: patterns::NID_MAX_LEN + 1,
+                min
+            },
             "4",
-            &["length(nid)", "'s'", "2"]
+            &["length(nid)", "'s'", &min_text]
         ),
         nid_unterminated = say(ErrorKind::NidUnterminated, "p - 1", &[]),
         nid_leading = say(ErrorKind::NidLeadingHyphen, "4", &[]),
         nid_short = say(
-            ErrorKind::NidLength { len: 1, min: 2 },
+            ErrorKind::NidLength { len: 1, min },
             "4",
             &[
                 "length(nid)",
                 "CASE WHEN length(nid) = 1 THEN '' ELSE 's' END",
-                "2"
+                &min_text
             ]
         ),
         nid_trailing = say(ErrorKind::NidTrailingHyphen, "p - 2", &[]),

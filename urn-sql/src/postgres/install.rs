@@ -14,39 +14,182 @@ use crate::message::{self, Join};
 /// The template: the install's hand-written SQL, with a `@@name@@` line for each rendered part.
 const TEMPLATE: &str = include_str!("install.template.sql");
 
+/// The signatures of the portable install's functions that urn_pg adopts into the extension
+/// (`%1$I` is the schema), a key function and its inline form for each version of the rules,
+/// two to a line.
+fn adopted_functions() -> String {
+    let key_functions = KeyRules::VERSIONS
+        .iter()
+        .filter_map(|rules| rules.sql_function())
+        .flat_map(|f| [format!("{f}(%1$I.urn)"), format!("{f}_inline(%1$I.urn)")]);
+    ["urn_check(pg_catalog.text)", "urn_valid(pg_catalog.text)"]
+        .into_iter()
+        .map(str::to_owned)
+        .chain(key_functions)
+        .chain(
+            [
+                "urn_rfc8141_key(%1$I.urn)",
+                "urn_nid(%1$I.urn)",
+                "urn_nss(%1$I.urn)",
+                "urn_key_index(%1$I.urn_key)",
+                "urn_key_index(pg_catalog.text)",
+            ]
+            .map(str::to_owned),
+        )
+        .map(|signature| format!("'%1$I.{signature}'"))
+        .collect::<Vec<_>>()
+        .chunks(2)
+        .map(|pair| pair.join(", "))
+        .collect::<Vec<_>>()
+        .join(",\n                       ")
+}
+
+/// What one install's owner check says (the portable install's and urn_pg's, one check):
+/// the prefix of its variables (`<var>_schema`, `<var>_schema_oid`, `<var>_obj`) and its
+/// words.
+struct Wording {
+    var: &'static str,
+    who: &'static str,
+    refusing: &'static str,
+    runner: &'static str,
+    schema_hint: &'static str,
+    comment: &'static str,
+    not_domain_hint: &'static str,
+    owner: &'static str,
+    owner_hint: &'static str,
+}
+
+/// The portable install's words.
+const INSTALL: Wording = Wording {
+    var: "install",
+    who: "urn-sql",
+    refusing: "not installing into schema",
+    runner: "the role running this install",
+    schema_hint: "Install into a schema the installing role owns",
+    comment: "\n  -- What this install relies on must be its own: in the target schema, a type named urn or\n  \
+              -- urn_key must be a domain over text, and it and every function of this install's names\n  \
+              -- must belong to the role running it. Anything else another role made, and keeping it\n  \
+              -- would run that role's code in every writer's session, or keep its checks.\n",
+    not_domain_hint: "Drop or rename it, or install into another schema.",
+    owner: "the role running this install",
+    owner_hint: "'Run the install as its owner if that role is trusted (or, as a superuser, '\n                     \
+                 'ALTER ... OWNER TO the installing role); otherwise drop it: its code would '\n                     \
+                 'run in every session that writes a URN.'",
+};
+
+/// urn_pg's words.
+const URN_PG: Wording = Wording {
+    var: "adopt",
+    who: "urn_pg",
+    refusing: "not creating the extension in schema",
+    runner: "the role creating it",
+    schema_hint: "Create it in a schema the creating role owns",
+    comment: "",
+    not_domain_hint: "Install urn_pg into another schema: CREATE EXTENSION urn_pg SCHEMA ...",
+    owner: "the role creating the extension",
+    owner_hint: "'If that role is trusted, ALTER ... OWNER TO the role creating the '\n                     \
+                 'extension (REASSIGN OWNED moves all of them); otherwise drop it.'",
+};
+
+/// The check both installs run before they make anything: the target schema is the running
+/// role's or a superuser's (the database's owner for a schema of `pg_database_owner`), and a
+/// type or function of the install's names there is urn-sql's (a domain over text) and the
+/// running role's; each refusal names the object and its owner.
+fn owner_check(w: &Wording) -> String {
+    let var = w.var;
+    format!(
+        "  IF NOT EXISTS (\n    \
+         SELECT FROM pg_namespace n\n    \
+         JOIN pg_roles o ON o.oid = CASE WHEN (SELECT r.rolname FROM pg_roles r WHERE r.oid = n.nspowner)\n                                         \
+         = 'pg_database_owner'\n                               \
+         THEN (SELECT d.datdba FROM pg_database d\n                                     \
+         WHERE d.datname = current_database())\n                               \
+         ELSE n.nspowner END\n    \
+         WHERE n.oid = {var}_schema_oid AND (o.rolsuper OR o.rolname = current_user)) THEN\n    \
+         RAISE EXCEPTION '{who}: {refusing} %: its owner % is neither %, {runner}, nor a superuser',\n      \
+         {var}_schema, (SELECT n.nspowner::regrole FROM pg_namespace n WHERE n.oid = {var}_schema_oid), current_user\n      \
+         USING ERRCODE = 'insufficient_privilege',\n            \
+         HINT = '{schema_hint}: that schema''s owner could '\n                   \
+         'drop the key functions, and with CASCADE every keyed table''s index.';\n  \
+         END IF;\n{comment}  \
+         FOR {var}_obj IN\n    \
+         SELECT 'type ' || t.oid::regtype::text AS what, t.typowner AS owner,\n           \
+         t.typtype = 'd' AND t.typbasetype = 'text'::regtype::oid AS fits\n    \
+         FROM pg_type t\n    \
+         WHERE t.typnamespace = {var}_schema_oid AND t.typname IN ('urn', 'urn_key')\n    \
+         UNION ALL\n    \
+         SELECT 'function ' || p.oid::regprocedure::text, p.proowner, true\n    \
+         FROM pg_proc p\n    \
+         WHERE p.pronamespace = {var}_schema_oid\n      \
+         AND p.proname IN ({names})\n    \
+         ORDER BY 1\n  \
+         LOOP\n    \
+         IF NOT {var}_obj.fits THEN\n      \
+         RAISE EXCEPTION '{who}: % (owner %) exists and is not urn-sql''s domain over text',\n        \
+         {var}_obj.what, {var}_obj.owner::regrole\n        \
+         USING ERRCODE = 'wrong_object_type',\n              \
+         HINT = '{not_domain_hint}';\n    \
+         ELSIF {var}_obj.owner <> (SELECT oid FROM pg_roles WHERE rolname = current_user) THEN\n      \
+         RAISE EXCEPTION '{who}: % is owned by %, not by %, {owner}',\n        \
+         {var}_obj.what, {var}_obj.owner::regrole, current_user\n        \
+         USING ERRCODE = 'insufficient_privilege',\n              \
+         HINT = {owner_hint};\n    \
+         END IF;\n  \
+         END LOOP;\n",
+        who = w.who,
+        refusing = w.refusing,
+        runner = w.runner,
+        schema_hint = w.schema_hint,
+        comment = w.comment,
+        names = function_names(),
+        not_domain_hint = w.not_domain_hint,
+        owner = w.owner,
+        owner_hint = w.owner_hint,
+    )
+}
+
 /// urn_pg's install script (`urn-pg/sql/urn_pg.sql`), rendered whole from its template
 /// (`urn-pg/sql/urn_pg.template.sql`, read from the repository): the extension keeps the
 /// portable `urn_key_index` bodies, which PostgreSQL inlines into the keyed tables' indexes.
 pub(crate) fn render_urn_pg(template: &str) -> String {
     template
-        .replacen("@@function_names@@", &function_names(), 1)
+        .replacen("@@owner_check@@\n", &owner_check(&URN_PG), 1)
+        .replacen("@@adopted_functions@@", &adopted_functions(), 1)
         .replacen("@@urn_key_index_urn_key@@\n", &urn_key_index(false), 1)
         .replacen("@@urn_key_index_text@@\n", &urn_key_index(true), 1)
 }
 
-/// The names of every function the portable install has made in any revision (the installs
-/// refuse another role's function of these names, and urn_pg adopts or drops them).
-const FUNCTION_NAMES: &[&str] = &[
-    "urn_check",
-    "urn_check_char",
-    "urn_valid",
-    "urn_key_v1",
-    "urn_key_v1_inline",
-    "urn_key_v2",
-    "urn_key_v2_inline",
-    "urn_key_index",
-    "urn_rfc8141_key",
-    "urn_nid",
-    "urn_nss",
-    "urn_raise_check_violation",
-    "urn_key_problem",
-    "urn_domain_error",
-    "urn_key_domain_error",
-];
+/// The names of every function the portable install has made in any revision, a key function
+/// and its inline form for each version of the rules (the installs refuse another role's
+/// function of these names, and urn_pg adopts or drops them).
+fn function_names_list() -> Vec<String> {
+    let key_functions = KeyRules::VERSIONS
+        .iter()
+        .filter_map(|rules| rules.sql_function())
+        .flat_map(|f| [f.to_owned(), format!("{f}_inline")]);
+    ["urn_check", "urn_check_char", "urn_valid"]
+        .into_iter()
+        .map(str::to_owned)
+        .chain(key_functions)
+        .chain(
+            [
+                "urn_key_index",
+                "urn_rfc8141_key",
+                "urn_nid",
+                "urn_nss",
+                "urn_raise_check_violation",
+                "urn_key_problem",
+                "urn_domain_error",
+                "urn_key_domain_error",
+            ]
+            .map(str::to_owned),
+        )
+        .collect()
+}
 
-/// [`FUNCTION_NAMES`] as an SQL list, four to a line.
+/// The names of every function the portable install has made, as an SQL list, four to a line.
 fn function_names() -> String {
-    FUNCTION_NAMES
+    function_names_list()
         .chunks(4)
         .map(|names| {
             names
@@ -79,30 +222,29 @@ fn urn_key_index(text: bool) -> String {
 
 /// The whole migration.
 pub(crate) fn render() -> String {
-    let parts: [(&str, String); 12] = [
+    // A key function and its inline form per version of the rules, oldest first.
+    let each_version = |function: fn(KeyRules) -> String| -> String {
+        KeyRules::VERSIONS
+            .iter()
+            .map(|&rules| function(rules))
+            .collect()
+    };
+    let parts: [(&str, String); 10] = [
         ("@@urn_check@@\n", check::urn_check()),
         (
-            "@@urn_key_v1@@\n",
-            key_functions::key_function(KeyRules::V1),
+            "@@key_functions@@\n",
+            each_version(key_functions::key_function),
         ),
         (
-            "@@urn_key_v2@@\n",
-            key_functions::key_function(KeyRules::V2),
-        ),
-        (
-            "@@urn_key_v1_inline@@\n",
-            key_functions::key_inline(KeyRules::V1),
-        ),
-        (
-            "@@urn_key_v2_inline@@\n",
-            key_functions::key_inline(KeyRules::V2),
+            "@@key_inline_functions@@\n",
+            each_version(key_functions::key_inline),
         ),
         ("@@urn_key_problem@@\n", urn_key_problem()),
         ("@@urn_syntax_check@@", urn_syntax_check()),
         ("@@urn_key_canonical_check@@", urn_key_canonical_check()),
         ("@@urn_key_index_urn_key@@\n", urn_key_index(false)),
         ("@@urn_key_index_text@@\n", urn_key_index(true)),
-        ("@@function_names@@", function_names()),
+        ("@@owner_check@@\n", owner_check(&INSTALL)),
         (
             "@@join_upper_hex@@\n",
             key_functions::JOIN_UPPER_HEX.to_owned(),
@@ -155,75 +297,50 @@ $fn$;
     )
 }
 
-/// `pattern` as the domains write it: the NID's bounded repetition left to a length check,
-/// `%XX` as two classes, `\?` and `\+` as classes (no backslash, whatever
-/// `standard_conforming_strings` says), SQL quoting. (PostgreSQL's regex engine makes a state
-/// per repetition of `{n}`: measured 35% slower.)
-fn in_sql(pattern: &str) -> String {
-    let hex = patterns::HEX_DIGIT;
-    pattern
-        .replace("{0,30}", "*")
-        .replace("\\?", "[?]")
-        .replace("\\+", "[+]")
-        .replace(&format!("{hex}{{2}}"), &format!("{hex}{hex}"))
-        .replace("[0-9A-F]{2}", "[0-9A-F][0-9A-F]")
-        .replace('\'', "''")
+/// A pattern for an SQL literal: `'` doubled (the patterns of [`patterns::sql`] hold no
+/// backslash, so `standard_conforming_strings` does not matter).
+fn quoted(pattern: &str) -> String {
+    pattern.replace('\'', "''")
 }
 
-/// The URN grammar of `urn_syntax`: the NID as `[A-Za-z0-9-]*[A-Za-z0-9]`, its first character
-/// and length checked apart (fewer regex states).
-fn urn_regex(pattern: &str) -> String {
-    in_sql(pattern).replace(
-        &format!("[Uu][Rr][Nn]:{}", in_sql(patterns::NID)),
-        "[Uu][Rr][Nn]:[A-Za-z0-9-]*[A-Za-z0-9]",
+/// The start of the domains' patterns: the scheme and the NID as `[A-Za-z0-9-]*[A-Za-z0-9]`,
+/// its first character and length checked apart (fewer regex states), and its `:`.
+fn urn_head() -> String {
+    format!(
+        "^{}{}*{}:",
+        patterns::SCHEME,
+        patterns::NID_CHAR,
+        patterns::NID_EDGE
     )
 }
 
-/// `regex` without the `%XX` alternatives: for values without a `%`.
-fn without_percent(regex: &str) -> String {
-    let hex = patterns::HEX_DIGIT;
-    let mut out = regex.to_owned();
-    for triplet in [format!("%{hex}{hex}"), "%[0-9A-F][0-9A-F]".to_owned()] {
-        for class in [
-            patterns::PCHAR,
-            patterns::PCHAR_SLASH,
-            patterns::PCHAR_SLASH_QUESTION,
-        ] {
-            let class = class.replace('\'', "''");
-            out = out
-                .replace(&format!("({class}|{triplet})*"), &format!("{class}*"))
-                .replace(&format!("({class}|{triplet})"), &class);
-        }
-    }
-    out
+/// The checks of a value's length and its NID's, as the domains write them before their
+/// patterns: at most `DEFAULT_MAX_LEN` bytes, a NID of `min` (none: any) to
+/// `NID_MAX_LEN` characters.
+fn lengths(min: Option<usize>) -> String {
+    let nid = "pg_catalog.octet_length(pg_catalog.split_part(VALUE, ':', 2))";
+    let nid = match min {
+        Some(min) => format!("{nid} BETWEEN {min} AND {}", patterns::NID_MAX_LEN),
+        None => format!("{nid} <= {}", patterns::NID_MAX_LEN),
+    };
+    format!(
+        "pg_catalog.octet_length(VALUE) <= {}\n                AND {nid}",
+        urn_core::DEFAULT_MAX_LEN
+    )
 }
 
 /// The `urn` domain's CHECK: each value meets the smallest grammar that decides it.
 fn urn_syntax_check() -> String {
-    let full = urn_regex(patterns::URN);
-    // The components: ?+r, then ?=q and #f.
-    let (r_component, q_and_f) = patterns::COMPONENTS
-        .split_once("(\\?=")
-        .map(|(r, rest)| (r, format!("(\\?={rest}")))
-        .unwrap_or_default();
-    let f_component = q_and_f
-        .split_once(")?(#")
-        .map(|(_, f)| format!("(#{f}"))
-        .unwrap_or_default();
-    let no_r = urn_regex(&patterns::URN.replace(r_component, ""));
-    let nss_only = without_percent(&urn_regex(&format!(
-        "^[Uu][Rr][Nn]:{}:{}$",
-        patterns::NID,
-        patterns::NSS
-    )));
-    let with_f = format!(
-        "{}{}$",
-        nss_only.trim_end_matches('$'),
-        without_percent(&in_sql(&f_component))
-    );
+    use patterns::sql::{F_COMPONENT, F_COMPONENT_PLAIN, NSS, NSS_PLAIN, Q_COMPONENT, R_COMPONENT};
+    let head = urn_head();
+    let full = quoted(&format!(
+        "{head}{NSS}{R_COMPONENT}{Q_COMPONENT}{F_COMPONENT}$"
+    ));
+    let no_r = quoted(&format!("{head}{NSS}{Q_COMPONENT}{F_COMPONENT}$"));
+    let nss_only = quoted(&format!("{head}{NSS_PLAIN}$"));
+    let with_f = quoted(&format!("{head}{NSS_PLAIN}{F_COMPONENT_PLAIN}$"));
     format!(
-        r#"      CASE WHEN pg_catalog.octet_length(VALUE) <= 65536
-                AND pg_catalog.octet_length(pg_catalog.split_part(VALUE, ':', 2)) BETWEEN 2 AND 32
+        r#"      CASE WHEN {lengths}
                 AND pg_catalog.substr(VALUE, 5, 1) <> '-'
                 AND CASE
                   WHEN pg_catalog.strpos(VALUE, '%') = 0 AND pg_catalog.strpos(VALUE, '?') = 0 THEN CASE
@@ -236,23 +353,26 @@ fn urn_syntax_check() -> String {
                   ELSE VALUE COLLATE pg_catalog."C" ~ '{full}'
                   END
            THEN true
-           ELSE urn_domain_error(VALUE) END"#
+           ELSE urn_domain_error(VALUE) END"#,
+        lengths = lengths(Some(urn_core::Syntax::Rfc8141.min_nid_len())),
     )
 }
 
 /// The `urn_key` domain's CHECK: the canonical key's pattern, without `%XX` where there is no
 /// `%`.
 fn urn_key_canonical_check() -> String {
-    let key = in_sql(patterns::URN_KEY).replace("{0,30}", "*");
+    use patterns::sql::{KEY_NID_CHAR, KEY_NID_EDGE, KEY_NSS, NSS_PLAIN};
+    let head = format!("^urn:{KEY_NID_EDGE}{KEY_NID_CHAR}*{KEY_NID_EDGE}:");
     format!(
-        r#"      CASE WHEN pg_catalog.octet_length(VALUE) <= 65536
-                AND pg_catalog.octet_length(pg_catalog.split_part(VALUE, ':', 2)) <= 32
+        r#"      CASE WHEN {lengths}
                 AND CASE WHEN pg_catalog.strpos(VALUE, '%') = 0
-                  THEN VALUE COLLATE pg_catalog."C" ~ '{}'
+                  THEN VALUE COLLATE pg_catalog."C" ~ '{plain}'
                   ELSE VALUE COLLATE pg_catalog."C" ~ '{key}'
                   END
            THEN true
            ELSE urn_key_domain_error(VALUE) END"#,
-        without_percent(&key),
+        lengths = lengths(None),
+        plain = quoted(&format!("{head}{NSS_PLAIN}$")),
+        key = quoted(&format!("{head}{KEY_NSS}$")),
     )
 }

@@ -149,51 +149,7 @@ BEGIN
   -- a schema of pg_database_owner, as public is since PostgreSQL 15): its owner can drop
   -- anything in it, and dropping the key functions with CASCADE drops every keyed table's
   -- generated key and unique index.
-  IF NOT EXISTS (
-    SELECT FROM pg_namespace n
-    JOIN pg_roles o ON o.oid = CASE WHEN (SELECT r.rolname FROM pg_roles r WHERE r.oid = n.nspowner)
-                                         = 'pg_database_owner'
-                               THEN (SELECT d.datdba FROM pg_database d
-                                     WHERE d.datname = current_database())
-                               ELSE n.nspowner END
-    WHERE n.oid = install_schema_oid AND (o.rolsuper OR o.rolname = current_user)) THEN
-    RAISE EXCEPTION 'urn-sql: not installing into schema %: its owner % is neither %, the role running this install, nor a superuser',
-      install_schema, (SELECT n.nspowner::regrole FROM pg_namespace n WHERE n.oid = install_schema_oid), current_user
-      USING ERRCODE = 'insufficient_privilege',
-            HINT = 'Install into a schema the installing role owns: that schema''s owner could '
-                   'drop the key functions, and with CASCADE every keyed table''s index.';
-  END IF;
-
-  -- What this install relies on must be its own: in the target schema, a type named urn or
-  -- urn_key must be a domain over text, and it and every function of this install's names
-  -- must belong to the role running it. Anything else another role made, and keeping it
-  -- would run that role's code in every writer's session, or keep its checks.
-  FOR install_obj IN
-    SELECT 'type ' || t.oid::regtype::text AS what, t.typowner AS owner,
-           t.typtype = 'd' AND t.typbasetype = 'text'::regtype::oid AS fits
-    FROM pg_type t
-    WHERE t.typnamespace = install_schema_oid AND t.typname IN ('urn', 'urn_key')
-    UNION ALL
-    SELECT 'function ' || p.oid::regprocedure::text, p.proowner, true
-    FROM pg_proc p
-    WHERE p.pronamespace = install_schema_oid
-      AND p.proname IN (@@function_names@@)
-    ORDER BY 1
-  LOOP
-    IF NOT install_obj.fits THEN
-      RAISE EXCEPTION 'urn-sql: % (owner %) exists and is not urn-sql''s domain over text',
-        install_obj.what, install_obj.owner::regrole
-        USING ERRCODE = 'wrong_object_type',
-              HINT = 'Drop or rename it, or install into another schema.';
-    ELSIF install_obj.owner <> (SELECT oid FROM pg_roles WHERE rolname = current_user) THEN
-      RAISE EXCEPTION 'urn-sql: % is owned by %, not by %, the role running this install',
-        install_obj.what, install_obj.owner::regrole, current_user
-        USING ERRCODE = 'insufficient_privilege',
-              HINT = 'Run the install as its owner if that role is trusted (or, as a superuser, '
-                     'ALTER ... OWNER TO the installing role); otherwise drop it: its code would '
-                     'run in every session that writes a URN.';
-    END IF;
-  END LOOP;
+@@owner_check@@
   install_has_urn := EXISTS (SELECT FROM pg_type WHERE typnamespace = install_schema_oid
                                                    AND typname = 'urn');
   install_has_urn_key := EXISTS (SELECT FROM pg_type WHERE typnamespace = install_schema_oid
@@ -260,8 +216,7 @@ END IF;
 -- check. An ISBN or ISSN with a hyphen to drop or add, or a lower-case 'x', is checked (shape
 -- and check character) in a second step. An LEI's check digits are its characters read as one
 -- number (each letter its two digits in base 36) modulo 97.
-@@urn_key_v1@@
-@@urn_key_v2@@
+@@key_functions@@
 
 -- urn_key_v1_inline(urn), urn_key_v2_inline(urn): urn_key_v1(urn) and urn_key_v2(urn), each
 -- written as one SQL expression that PostgreSQL inlines where it is called on a urn column, as
@@ -282,8 +237,7 @@ END IF;
 -- urn_key_v1 or urn_key_v2 there, which check once. Not STRICT (a strict function with a CASE
 -- body is not inlined): NULL goes to the ELSE branch, whose function is strict. Operators see
 -- u as pg_catalog.text; the bigint arithmetic has bigint operands on both sides.
-@@urn_key_v1_inline@@
-@@urn_key_v2_inline@@
+@@key_inline_functions@@
 
 -- urn_valid(text): whether the text is a valid RFC 8141 URN.
 CREATE OR REPLACE FUNCTION urn_valid(v pg_catalog.text) RETURNS boolean

@@ -91,31 +91,10 @@ enum Piece<'p> {
     Literal(char),
 }
 
-/// Whether `c` is in the class `[…]` (ranges and single characters, no negation).
+/// Whether `c` is in the class `[…]`: urn-core's reader of its classes (a character outside
+/// ASCII is in none).
 fn in_class(class: &str, c: char) -> bool {
-    let chars: Vec<char> = class
-        .trim_start_matches('[')
-        .trim_end_matches(']')
-        .chars()
-        .collect();
-    let mut i = 0;
-    while let Some(&first) = chars.get(i) {
-        match (chars.get(i + 1), chars.get(i + 2)) {
-            (Some('-'), Some(&last)) => {
-                if (first..=last).contains(&c) {
-                    return true;
-                }
-                i += 3;
-            }
-            _ => {
-                if first == c {
-                    return true;
-                }
-                i += 1;
-            }
-        }
-    }
-    false
+    u8::try_from(c).is_ok_and(|b| b.is_ascii() && urn_core::patterns::in_class(class, b))
 }
 
 /// `when` as a fixed shape, when it is one: classes with a count (`[0-9A-F]{8}`) and literal

@@ -1,5 +1,5 @@
-//! The SQLite scalar functions `urn_key_v1(text)`, `urn_key_v2(text)` (one per version of the
-//! key rules) and `urn_check(text)`, written against
+//! The SQLite scalar functions `urn_key_v1(text)`, `urn_key_v2(text)`, … (one per version of
+//! the key rules, [`KeyRules::VERSIONS`]) and `urn_check(text)`, written against
 //! SQLite's C API so the same code serves the bundled SQLite of sqlx, diesel and rusqlite
 //! (registered per connection or for every new connection) and the loadable extension
 //! `urn-sqlite-ext`, which calls [`super::register_on_handle`] (there `libsqlite3_sys`, built
@@ -13,6 +13,7 @@
 
 use core::ffi::{c_char, c_int};
 use core::ptr;
+use std::ffi::CString;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use libsqlite3_sys as ffi;
@@ -22,30 +23,41 @@ use urn_core::{KeyRules, UrnRef};
 type ScalarFn =
     unsafe extern "C" fn(*mut ffi::sqlite3_context, c_int, *mut *mut ffi::sqlite3_value);
 
-/// Registers `urn_key_v1`, `urn_key_v2` and `urn_check` on `db` (deterministic and innocuous, so they may be
-/// used in generated columns, CHECK constraints and indexes even with `trusted_schema=OFF`).
-/// Returns SQLite's result code.
+/// Registers a key function per version of the key rules (`urn_key_v1`, `urn_key_v2`, …: each
+/// [`KeyRules::sql_function`] of [`KeyRules::VERSIONS`]) and `urn_check` on `db`
+/// (deterministic and innocuous, so they may be used in generated columns, CHECK constraints
+/// and indexes even with `trusted_schema=OFF`). Returns SQLite's result code.
 ///
 /// # Safety
 /// `db` must be an open connection handle (and, in a loadable extension, the API table must be
 /// initialised).
 pub(crate) unsafe fn register(db: *mut ffi::sqlite3) -> c_int {
     let flags = ffi::SQLITE_UTF8 | ffi::SQLITE_DETERMINISTIC | ffi::SQLITE_INNOCUOUS;
-    let functions: [(&core::ffi::CStr, ScalarFn); 3] = [
-        (c"urn_key_v1", urn_key_v1),
-        (c"urn_key_v2", urn_key_v2),
-        (c"urn_check", urn_check),
-    ];
-    for (name, function) in functions {
-        // SAFETY: `db` is open (the caller's contract); the name is NUL-terminated; no user data
-        // or destructor is passed.
+    // Each key function's rules are its user data: a `&'static KeyRules` of the versions'
+    // table, valid for as long as the program runs.
+    let keys = KeyRules::VERSIONS.iter().filter_map(|rules| {
+        let name = CString::new(rules.sql_function()?).ok()?;
+        Some((
+            name,
+            key as ScalarFn,
+            ptr::from_ref(rules).cast_mut().cast(),
+        ))
+    });
+    let check = (
+        c"urn_check".to_owned(),
+        urn_check as ScalarFn,
+        ptr::null_mut(),
+    );
+    for (name, function, data) in keys.chain([check]) {
+        // SAFETY: `db` is open (the caller's contract); the name is NUL-terminated (SQLite
+        // copies it); `data` is null or a `&'static KeyRules`; no destructor is passed.
         let rc = unsafe {
             ffi::sqlite3_create_function_v2(
                 db,
                 name.as_ptr(),
                 1,
                 flags,
-                ptr::null_mut(),
+                data,
                 Some(function),
                 None,
                 None,
@@ -66,8 +78,8 @@ enum Answer {
     Error(String),
 }
 
-/// Runs `f` on the text of the single argument and hands its answer to SQLite. NULL in gives
-/// NULL out; text that is not UTF-8 is an error.
+/// Runs `f` on the URN of the single argument and hands its answer to SQLite, or `invalid` on
+/// the parser's error (text that is not UTF-8 included). NULL in gives NULL out.
 ///
 /// # Safety
 /// As for any scalar function callback: a valid context and `argc` valid values.
@@ -100,15 +112,10 @@ unsafe fn answer(
                 core::slice::from_raw_parts(text, len)
             }
         };
-        match core::str::from_utf8(bytes) {
-            Ok(text) => match UrnRef::parse(text) {
-                Ok(urn) => f(urn),
-                Err(e) => invalid(e),
-            },
-            Err(e) => Answer::Error(format!(
-                "invalid URN: the value is not UTF-8 (byte {})",
-                e.valid_up_to()
-            )),
+        // Text that is not UTF-8 gets urn-core's diagnosis, as in every engine.
+        match UrnRef::parse_bytes(bytes) {
+            Ok(urn) => f(urn),
+            Err(e) => invalid(e),
         }
     }))
     .unwrap_or_else(|_| Answer::Error(format!("{name}(): internal error")));
@@ -136,18 +143,18 @@ unsafe fn answer(
     }
 }
 
-/// The key function of `rules` (named `name`): the canonical key (`Urn::key_with(rules)`); an
-/// invalid URN is an error carrying the parser's message.
-///
-/// # Safety
-/// Forwarded from SQLite's call of a scalar function.
-unsafe fn key_under(
-    rules: KeyRules,
-    name: &str,
+/// A key function (`urn_key_v2(text)`, …): the canonical key under the rules its user data
+/// names (`Urn::key_with`); an invalid URN is an error carrying the parser's message.
+unsafe extern "C" fn key(
     ctx: *mut ffi::sqlite3_context,
     argc: c_int,
     argv: *mut *mut ffi::sqlite3_value,
 ) {
+    // SAFETY: `ctx` is valid during the callback; its user data is the `&'static KeyRules`
+    // `register` gave this function.
+    let rules = unsafe { ffi::sqlite3_user_data(ctx).cast::<KeyRules>().as_ref() };
+    let Some(&rules) = rules else { return };
+    let name = rules.sql_function().unwrap_or("urn_key");
     // SAFETY: forwarded from SQLite's call.
     unsafe {
         answer(
@@ -159,26 +166,6 @@ unsafe fn key_under(
             |e| Answer::Error(e.to_string()),
         )
     }
-}
-
-/// `urn_key_v1(text)`: the key under `KeyRules::V1`, what tables made before V2 are keyed by.
-unsafe extern "C" fn urn_key_v1(
-    ctx: *mut ffi::sqlite3_context,
-    argc: c_int,
-    argv: *mut *mut ffi::sqlite3_value,
-) {
-    // SAFETY: forwarded from SQLite's call.
-    unsafe { key_under(KeyRules::V1, "urn_key_v1", ctx, argc, argv) }
-}
-
-/// `urn_key_v2(text)`: the key under `KeyRules::V2` (`Urn::key()`).
-unsafe extern "C" fn urn_key_v2(
-    ctx: *mut ffi::sqlite3_context,
-    argc: c_int,
-    argv: *mut *mut ffi::sqlite3_value,
-) {
-    // SAFETY: forwarded from SQLite's call.
-    unsafe { key_under(KeyRules::V2, "urn_key_v2", ctx, argc, argv) }
 }
 
 /// `urn_check(text)`: NULL for a valid URN, otherwise the parser's message.

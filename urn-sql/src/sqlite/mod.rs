@@ -70,9 +70,9 @@ pub fn urn_guards(column: &str) -> Result<String, IdentifierError> {
     let rest = format!("substr({col}, 5 + {nid_end})");
     let after_nid = format!("NOT ({urn}) OR {nid_end} = 0 OR");
     Ok(format!(
-        "CONSTRAINT urn_length CHECK (length(CAST({col} AS BLOB)) <= 65536) \
+        "CONSTRAINT urn_length CHECK (length(CAST({col} AS BLOB)) <= {max}) \
          CONSTRAINT urn_scheme CHECK ({urn}) \
-         CONSTRAINT urn_nid CHECK (NOT ({urn}) OR ({nid_end} BETWEEN 3 AND 33 \
+         CONSTRAINT urn_nid CHECK (NOT ({urn}) OR ({nid_end} BETWEEN {nid_end_min} AND {nid_end_max} \
            AND substr({col}, 5, {nid_end} - 1) NOT GLOB '*[^A-Za-z0-9-]*' \
            AND substr({col}, 5, 1) <> '-' AND substr({col}, 3 + {nid_end}, 1) <> '-')) \
          CONSTRAINT urn_characters CHECK ({after_nid} \
@@ -84,7 +84,11 @@ pub fn urn_guards(column: &str) -> Result<String, IdentifierError> {
            (substr({rest}, 1, 1) NOT IN ('', '/', '?', '#') \
             AND (instr({rest}, '?') = 0 \
                  OR instr({rest}, '#') BETWEEN 1 AND instr({rest}, '?') \
-                 OR substr({rest}, instr({rest}, '?') + 1, 1) IN ('+', '='))))"
+                 OR substr({rest}, instr({rest}, '?') + 1, 1) IN ('+', '='))))",
+        max = urn_core::DEFAULT_MAX_LEN,
+        // Where the NID's `:` is, counted from the NID's start: one past its length.
+        nid_end_min = urn_core::Syntax::Rfc8141.min_nid_len() + 1,
+        nid_end_max = urn_core::patterns::NID_MAX_LEN + 1,
     ))
 }
 
@@ -182,11 +186,14 @@ pub(crate) fn probe() -> String {
 
 /// What the clients' `install` does: nothing lives in the database, so it checks that the
 /// connection has the key functions ([`probe`]).
-pub(crate) const INSTALL: crate::protocol::Install = crate::protocol::Install::Probe(probe);
+pub(crate) const INSTALL: crate::protocol::Install = crate::protocol::Install::Probe {
+    probe,
+    refusal: not_registered,
+};
 
 /// The message of a client's `install` on a connection where the [`probe`] failed with
 /// `error`.
-pub(crate) fn not_registered(error: &dyn std::fmt::Display) -> String {
+fn not_registered(error: &dyn std::fmt::Display) -> String {
     format!(
         "urn-sql's key functions are not registered on this SQLite connection ({error}): call \
          urn_sql::sqlite::register_for_all_connections() before opening the database, or the \
