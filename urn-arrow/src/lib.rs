@@ -52,6 +52,9 @@ use arrow_schema::{ArrowError, DataType, Field, Fields};
 pub use urn_core;
 pub use urn_core::prelude::*;
 
+mod operation;
+pub use operation::{Operation, operation, operations};
+
 /// What a function computes from each value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -406,7 +409,7 @@ fn texts<'a, B: TextBuilder>(
 fn flags<'a>(values: impl Iterator<Item = Option<&'a str>>, rows: usize) -> ArrayRef {
     let mut out = BooleanBuilder::with_capacity(rows);
     for value in values {
-        out.append_option(value.map(|v| UrnRef::parse(v).is_ok()));
+        out.append_option(value.map(|v| matches!(answer(Op::IsValid, v), Answer::Flag(true))));
     }
     Arc::new(out.finish())
 }
@@ -422,8 +425,8 @@ fn problems<'a>(
     let mut offsets = Int64Builder::with_capacity(rows);
     let mut valid = NullBufferBuilder::new(rows);
     for value in values {
-        match value.map(UrnRef::parse) {
-            Some(Err(e)) => {
+        match value.map(|v| answer(Op::Problem, v)) {
+            Some(Answer::Invalid(e)) => {
                 kinds.append_value(e.kind().name());
                 offsets.append_value(offset_i64(e.offset()));
                 valid.append_non_null();

@@ -205,11 +205,39 @@ struct SyntaxArg {
 /// The key rules of `key`, `eq` and `dedup`.
 #[derive(Args, Debug, Clone, Copy)]
 struct RulesArg {
-    /// The key rules: v2 (the current rules: RFC 8141 section 3 and the namespaces' rules,
-    /// doi and lei included), v1 (the frozen earlier version, which tables made before V2 are
-    /// keyed by), or rfc8141 (section 3 alone).
-    #[arg(long, value_name = "RULES", default_value = KeyRules::CURRENT.name(), value_parser = parse_rules)]
+    #[arg(long, value_name = "RULES", default_value = KeyRules::CURRENT.name(), value_parser = parse_rules, help = rules_help())]
     rules: KeyRules,
+}
+
+/// `--rules`' help, made from urn-core's table of versions and namespaces: each version with
+/// the namespaces that have a rule of their own in it, newest first, then RFC 8141 alone.
+fn rules_help() -> String {
+    let versions: Vec<String> = KeyRules::VERSIONS
+        .iter()
+        .rev()
+        .map(|&rules| {
+            let nids: Vec<&str> = KnownNamespace::ALL
+                .iter()
+                .filter(|ns| ns.has_key_rule(rules))
+                .map(|ns| ns.nid())
+                .collect();
+            let state = if rules == KeyRules::CURRENT {
+                "the current rules"
+            } else {
+                "frozen: tables keyed before the next version hold it"
+            };
+            format!(
+                "{} ({state}; RFC 8141 section 3 and the rules of {})",
+                rules.name(),
+                nids.join(", ")
+            )
+        })
+        .collect();
+    format!(
+        "The key rules: {}, or {} (section 3 alone)",
+        versions.join(", "),
+        KeyRules::Rfc8141.name()
+    )
 }
 
 /// A `--rules` value: a name [`KeyRules`] reads.

@@ -75,12 +75,7 @@ fn arrows_of(src: &Path, root: &str) -> BTreeMap<String, BTreeSet<String>> {
     sources(src, &mut files);
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
-        let module = path
-            .strip_prefix(src)
-            .unwrap()
-            .components()
-            .next()
-            .unwrap();
+        let module = path.strip_prefix(src).unwrap().components().next().unwrap();
         let module = module.as_os_str().to_str().unwrap().trim_end_matches(".rs");
         for (at, _) in text.match_indices("#[macro_export]") {
             if let Some(rest) = text[at..].split("macro_rules! ").nth(1) {

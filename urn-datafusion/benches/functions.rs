@@ -122,7 +122,7 @@ async fn kernel(path: &Path) -> f64 {
         .await
         .unwrap();
     let rows: usize = batches.iter().map(RecordBatch::num_rows).sum();
-    let udf = urn_datafusion::urn_key_v2();
+    let udf = urn_datafusion::function("urn_key_v2").unwrap();
     let mut times = Vec::new();
     for _ in 0..runs() {
         let start = Instant::now();

@@ -1,65 +1,33 @@
 //! DataFusion's values onto urn-arrow's kernel (the one shared with urnkit): an array of any
-//! string layout as it is, a scalar as one value of the kernel's per-value [`answer`].
+//! string layout as it is, a scalar as an array of one.
 
 use datafusion_common::arrow::array::ArrayRef;
 use datafusion_common::{Result, ScalarValue, exec_err};
-use urn_arrow::{Answer, OnInvalid, Op, answer};
 
-use crate::function::{UrnFunction, invalid};
+use crate::function::UrnFunction;
 
 /// `f` over an argument array of any layout DataFusion hands over.
 pub(crate) fn array(f: &UrnFunction, array: &ArrayRef) -> Result<ArrayRef> {
-    urn_arrow::compute(f.operation().op(), f.on_invalid(), array.as_ref()).map_err(|e| f.error(e))
+    urn_arrow::compute(f.op(), f.on_invalid(), array.as_ref()).map_err(|e| f.error(e))
 }
 
-/// `f` over a scalar argument: the result scalar of the same layout (a list or struct result
-/// through the kernel, as a one-row array).
+/// `f` over a scalar argument: the kernel over the scalar as an array of one, and its one
+/// result (of the kernel's type for the argument's layout).
 pub(crate) fn scalar(f: &UrnFunction, value: &ScalarValue) -> Result<ScalarValue> {
-    if matches!(value, ScalarValue::Null) {
-        return scalar(f, &ScalarValue::Utf8(None));
-    }
-    if matches!(f.operation().op(), Op::Find(_) | Op::Repair) {
-        let result = array(f, &value.to_array()?)?;
-        return ScalarValue::try_from_array(&result, 0);
-    }
-    let wrap = |text: Option<String>| match value {
-        ScalarValue::LargeUtf8(_) => ScalarValue::LargeUtf8(text),
-        ScalarValue::Utf8View(_) => ScalarValue::Utf8View(text),
-        _ => ScalarValue::Utf8(text),
+    let value = match value {
+        ScalarValue::Null => ScalarValue::Utf8(None),
+        ScalarValue::Utf8(_)
+        | ScalarValue::LargeUtf8(_)
+        | ScalarValue::Utf8View(_)
+        | ScalarValue::Dictionary(..) => value.clone(),
+        other => {
+            return exec_err!(
+                "{}() takes a string, not {}",
+                f.sql_name(),
+                other.data_type()
+            );
+        }
     };
-    match value {
-        ScalarValue::Utf8(v) | ScalarValue::LargeUtf8(v) | ScalarValue::Utf8View(v) => {
-            let op = f.operation().op();
-            let Some(text) = v.as_deref() else {
-                return Ok(if f.returns_text() {
-                    wrap(None)
-                } else {
-                    ScalarValue::Boolean(None)
-                });
-            };
-            Ok(match answer(op, text) {
-                Answer::Flag(flag) => ScalarValue::Boolean(Some(flag)),
-                Answer::Invalid(error) if op.needs_urn() => match f.on_invalid() {
-                    OnInvalid::Error => return Err(invalid(f.sql_name(), text, &error)),
-                    OnInvalid::Null => wrap(None),
-                },
-                Answer::Invalid(error) => wrap(Some(error.to_string())),
-                other => wrap(other.text().map(str::to_owned)),
-            })
-        }
-        ScalarValue::Dictionary(key, inner) => {
-            let result = scalar(f, inner)?;
-            Ok(if f.returns_text() {
-                ScalarValue::Dictionary(key.clone(), Box::new(result))
-            } else {
-                result
-            })
-        }
-        ScalarValue::Null => scalar(f, &ScalarValue::Utf8(None)),
-        other => exec_err!(
-            "{}() takes a string, not {}",
-            f.sql_name(),
-            other.data_type()
-        ),
-    }
+    let result = array(f, &value.to_array()?)?;
+    ScalarValue::try_from_array(&result, 0)
 }

@@ -58,7 +58,7 @@ impl ScalarUDFImpl for UrnFunction {
                 );
             }
         };
-        urn_arrow::output_type(self.operation().op(), input)
+        urn_arrow::output_type(self.op(), input)
             .or_else(|e| plan_err!("{}(): {e}", self.sql_name()))
     }
 

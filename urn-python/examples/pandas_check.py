@@ -16,7 +16,7 @@ def checked(df: pd.DataFrame, column: str) -> pd.DataFrame:
     """``df`` with ``key`` (null for an invalid URN), ``kind`` and ``offset`` (why a value is
     not a URN, null when it is) beside ``column``."""
     values = pa.chunked_array(pa.array(df[column].array))  # the column's Arrow data, no copy
-    problems = urnkit.arrow.check(values)
+    problems = urnkit.arrow.problem(values)
 
     def column_of(values: "pa.ChunkedArray[Any]") -> "pd.Series[Any]":
         return pd.Series(pd.arrays.ArrowExtensionArray(values), index=df.index)

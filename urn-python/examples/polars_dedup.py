@@ -21,7 +21,7 @@ def bad_rows(df: pl.LazyFrame) -> pl.LazyFrame:
     """The rows whose ``id`` is not a URN: ``row``, ``id``, ``kind``, ``offset`` (bytes)."""
     return (
         df.with_row_index("row")
-        .with_columns(problem=urnkit.polars.check("id"))
+        .with_columns(problem=urnkit.polars.problem("id"))
         .filter(pl.col("problem").is_not_null())
         .unnest("problem")
     )

@@ -1,10 +1,11 @@
-//! The Polars expression plugin (`urnkit.polars` registers the `urn` namespace over these):
-//! each function runs over the string column's chunks in Rust, with no Python call per row,
-//! in eager, lazy and streaming queries alike.
+//! The Polars expression plugin (`urnkit.polars` registers the `urn` namespace over it): one
+//! plugin function, `urn`, whose keyword argument `op` names a row of urn-arrow's operations
+//! table; it hands the string column's chunks to urn-arrow's kernel through the Arrow C Data
+//! Interface (no copy, no Python call per row), in eager, lazy and streaming queries alike.
 //!
-//! Polars loads this library as a plugin and calls, for a function `f`, the symbols
-//! `_polars_plugin_f` (the series in, the series out, through `polars_ffi::version_0`) and
-//! `_polars_plugin_field_f` (the output field), plus `_polars_plugin_get_version` and
+//! Polars loads this library as a plugin and calls the symbols `_polars_plugin_urn` (the
+//! series in, the series out, through `polars_ffi::version_0`) and `_polars_plugin_field_urn`
+//! (the output field), plus `_polars_plugin_get_version` and
 //! `_polars_plugin_get_last_error_message`: the ABI pyo3-polars' `polars_expr` macro generates,
 //! written out here so that the build needs polars-core and polars-ffi only.
 
@@ -13,8 +14,6 @@ use std::ffi::{CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
-use polars_arrow::array::{BooleanArray, MutableBinaryViewArray, Utf8ViewArray};
-use polars_arrow::bitmap::Bitmap;
 use polars_arrow::ffi::{
     ArrowSchema, export_array_to_c, export_field_to_c, import_array_from_c, import_field_from_c,
 };
@@ -22,9 +21,7 @@ use polars_core::prelude::*;
 use polars_error::polars_err;
 use polars_ffi::version_0::{CallerContext, SeriesExport, export_series, import_series_buffer};
 
-use urn_arrow::{Answer, OnInvalid, Op, answer, offset_i64};
-
-use crate::ops::operations;
+use urn_arrow::{OnInvalid, Op};
 
 thread_local! {
     /// The message of the last error on this thread, which Polars asks for after a call that
@@ -51,22 +48,78 @@ pub extern "C" fn _polars_plugin_get_version() -> u32 {
     (u32::from(major) << 16) + u32::from(minor)
 }
 
-/// Runs `compute` on the series Polars hands over and writes its result, or records the error
-/// (a panic included) and leaves `return_value` as it is.
+/// The operation Polars' call names in its keyword arguments: `{"op": name}`, as Polars
+/// hands them over (pickled, protocol 5: `urnkit/polars.py` passes nothing else), or why not.
+/// Read strictly: any other shape is an error, never a guess.
+fn operation_of(kwargs: &[u8]) -> PolarsResult<Op> {
+    let refused = || polars_err!(ComputeError: "urnkit: the plugin's keyword arguments are not {{\"op\": name}}");
+    let rest = kwargs.strip_prefix(b"\x80\x05").ok_or_else(refused)?;
+    // An optional frame: its opcode and length.
+    let rest = match rest.strip_prefix(b"\x95") {
+        Some(framed) => framed.get(8..).ok_or_else(refused)?,
+        None => rest,
+    };
+    let rest = rest
+        .strip_prefix(b"}\x94\x8c\x02op\x94")
+        .ok_or_else(refused)?;
+    let (len, rest) = match rest.split_first() {
+        Some((0x8c, rest)) => {
+            let (&len, rest) = rest.split_first().ok_or_else(refused)?;
+            (usize::from(len), rest)
+        }
+        Some((b'X', rest)) => {
+            let (len, rest) = rest.split_first_chunk::<4>().ok_or_else(refused)?;
+            (
+                usize::try_from(u32::from_le_bytes(*len)).map_err(|_| refused())?,
+                rest,
+            )
+        }
+        _ => return Err(refused()),
+    };
+    let (name, rest) = rest.split_at_checked(len).ok_or_else(refused)?;
+    if rest != b"\x94s." {
+        return Err(refused());
+    }
+    let name = std::str::from_utf8(name).map_err(|_| refused())?;
+    let operation = urn_arrow::operation(name)
+        .ok_or_else(|| polars_err!(ComputeError: "urnkit: no operation {name:?}"))?;
+    Ok(operation.op())
+}
+
+/// The keyword arguments Polars passes, as bytes.
 ///
 /// # Safety
-/// `inputs` points to `len` series exports that this call takes over, and `return_value` to a
-/// series export this call may overwrite: what Polars passes to a plugin function.
-unsafe fn run(
+/// `kwargs` points to `len` readable bytes (or is null with `len` 0): what Polars passes.
+unsafe fn kwargs_bytes<'a>(kwargs: *const u8, len: usize) -> &'a [u8] {
+    if kwargs.is_null() || len == 0 {
+        return &[];
+    }
+    // SAFETY: the caller's contract.
+    unsafe { std::slice::from_raw_parts(kwargs, len) }
+}
+
+/// `urn`: the operation its keyword arguments name, over the column through urn-arrow's
+/// kernel, or the error recorded (a panic included) with `return_value` left as it is.
+///
+/// # Safety
+/// Called by Polars only, with the plugin ABI's arguments: `inputs` points to `len` series
+/// exports that this call takes over, `kwargs` to `kwargs_len` bytes, and `return_value` to a
+/// series export this call may overwrite.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn _polars_plugin_urn(
     inputs: *mut SeriesExport,
     len: usize,
+    kwargs: *const u8,
+    kwargs_len: usize,
     return_value: *mut SeriesExport,
-    compute: fn(&[Series]) -> PolarsResult<Series>,
+    _context: *mut CallerContext,
 ) {
     let result = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: the caller's contract.
         let inputs = unsafe { import_series_buffer(inputs, len) }?;
-        compute(&inputs)
+        // SAFETY: the caller's contract.
+        let op = operation_of(unsafe { kwargs_bytes(kwargs, kwargs_len) })?;
+        through_kernel(op, &inputs)
     }));
     match result {
         // SAFETY: the caller's contract.
@@ -76,16 +129,20 @@ unsafe fn run(
     }
 }
 
-/// Computes the output field from the input fields Polars hands over, or records the error.
+/// The output field of `urn` for the operation its keyword arguments name, or the error
+/// recorded.
 ///
 /// # Safety
-/// `fields` points to `len` Arrow schemas that this call only reads, and `return_value` to a
-/// schema this call may overwrite: what Polars passes to a plugin's field function.
-unsafe fn output_field(
+/// Called by Polars only, with the plugin ABI's arguments: `fields` points to `len` Arrow
+/// schemas that this call only reads, `kwargs` to `kwargs_len` bytes, and `return_value` to a
+/// schema this call may overwrite.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn _polars_plugin_field_urn(
     fields: *const ArrowSchema,
     len: usize,
     return_value: *mut ArrowSchema,
-    field: fn(&[Field]) -> PolarsResult<Field>,
+    kwargs: *const u8,
+    kwargs_len: usize,
 ) {
     let result = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: the caller's contract.
@@ -95,7 +152,10 @@ unsafe fn output_field(
             // SAFETY: each schema is a valid Arrow C schema (the caller's contract).
             .map(|schema| unsafe { import_field_from_c(schema) }.map(|f| Field::from(&f)))
             .collect::<PolarsResult<Vec<Field>>>()?;
-        field(&inputs)
+        // SAFETY: the caller's contract.
+        let op = operation_of(unsafe { kwargs_bytes(kwargs, kwargs_len) })?;
+        let name = inputs.first().map(|f| f.name().clone()).unwrap_or_default();
+        PolarsResult::Ok(Field::new(name, kernel_dtype(op)?))
     }));
     match result {
         Ok(Ok(out)) => {
@@ -108,123 +168,12 @@ unsafe fn output_field(
     }
 }
 
-/// Exports a plugin function `$name` (symbols `_polars_plugin_$name`, `_polars_plugin_field_$name`).
-macro_rules! plugin_function {
-    ($doc:expr, $export:ident, $field_export:ident, $compute:expr, $field:expr) => {
-        #[doc = $doc]
-        ///
-        /// # Safety
-        /// Called by Polars only, with the plugin ABI's arguments.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $export(
-            inputs: *mut SeriesExport,
-            len: usize,
-            _kwargs: *const u8,
-            _kwargs_len: usize,
-            return_value: *mut SeriesExport,
-            _context: *mut CallerContext,
-        ) {
-            // SAFETY: Polars passes the ABI's arguments.
-            unsafe { run(inputs, len, return_value, $compute) }
-        }
-
-        #[doc = concat!("The output field of `", stringify!($export), "`.")]
-        ///
-        /// # Safety
-        /// Called by Polars only, with the plugin ABI's arguments.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $field_export(
-            fields: *const ArrowSchema,
-            len: usize,
-            return_value: *mut ArrowSchema,
-            _kwargs: *const u8,
-            _kwargs_len: usize,
-        ) {
-            // SAFETY: Polars passes the ABI's arguments.
-            unsafe { output_field(fields, len, return_value, $field) }
-        }
-    };
-}
-
 /// The one input column, as strings.
 fn strings(inputs: &[Series]) -> PolarsResult<&StringChunked> {
     match inputs {
         [series] => series.str(),
         _ => Err(polars_err!(ComputeError: "the urn functions take one column")),
     }
-}
-
-/// The input's name with type `dtype`.
-fn named(inputs: &[Field], dtype: DataType) -> PolarsResult<Field> {
-    let name = inputs.first().map(|f| f.name().clone()).unwrap_or_default();
-    Ok(Field::new(name, dtype))
-}
-
-/// A text result per value, chunk by chunk.
-fn texts(op: Op, inputs: &[Series]) -> PolarsResult<Series> {
-    let ca = strings(inputs)?;
-    let chunks = ca.downcast_iter().map(|array| {
-        let mut out = MutableBinaryViewArray::<str>::with_capacity(array.len());
-        for value in array.iter() {
-            match value.map(|v| answer(op, v)) {
-                Some(answer) => match answer.text() {
-                    Some(text) => out.push_value(text),
-                    None => out.push_null(),
-                },
-                None => out.push_null(),
-            }
-        }
-        let frozen: Utf8ViewArray = out.freeze();
-        frozen
-    });
-    Ok(StringChunked::from_chunk_iter(ca.name().clone(), chunks).into_series())
-}
-
-/// `is_valid` per value, chunk by chunk (a null stays null).
-fn flags(inputs: &[Series]) -> PolarsResult<Series> {
-    let ca = strings(inputs)?;
-    let chunks = ca.downcast_iter().map(|array| {
-        array
-            .iter()
-            .map(|value| value.map(|v| matches!(answer(Op::IsValid, v), Answer::Flag(true))))
-            .collect::<BooleanArray>()
-    });
-    Ok(BooleanChunked::from_chunk_iter(ca.name().clone(), chunks).into_series())
-}
-
-/// The struct type of `check`: `{kind: str, offset: i64}`.
-fn check_dtype() -> DataType {
-    DataType::Struct(vec![
-        Field::new("kind".into(), DataType::String),
-        Field::new("offset".into(), DataType::Int64),
-    ])
-}
-
-/// `check`: the parse error's kind and byte offset, null for a valid URN and for a null.
-fn problems(inputs: &[Series]) -> PolarsResult<Series> {
-    let ca = strings(inputs)?;
-    let problems: Vec<Option<(&'static str, usize)>> = ca
-        .iter()
-        .map(|v| match v.map(|v| answer(Op::Problem, v)) {
-            Some(Answer::Invalid(e)) => Some((e.kind().name(), e.offset())),
-            _ => None,
-        })
-        .collect();
-    let kinds: StringChunked = problems.iter().map(|p| p.map(|(kind, _)| kind)).collect();
-    let offsets: Int64Chunked = problems
-        .iter()
-        .map(|p| p.map(|(_, offset)| offset_i64(offset)))
-        .collect();
-    let fields = [
-        kinds.with_name("kind".into()).into_series(),
-        offsets.with_name("offset".into()).into_series(),
-    ];
-    let mut out = StructChunked::from_series(ca.name().clone(), ca.len(), fields.iter())?;
-    if out.chunks().len() != 1 {
-        out = out.rechunk().into_owned();
-    }
-    let validity: Bitmap = problems.iter().map(Option::is_some).collect();
-    Ok(out.with_outer_validity(Some(validity)).into_series())
 }
 
 /// A polars-arrow array as an arrow-rs array, through the Arrow C Data Interface (no copy).
@@ -267,8 +216,8 @@ fn from_arrow_rs(
     unsafe { import_array_from_c(array, field.dtype().clone()) }
 }
 
-/// `op` over the input column through urn-arrow's kernel, chunk by chunk (the lists and
-/// structs of `find` and `repair`).
+/// `op` over the input column through urn-arrow's kernel, chunk by chunk, each handed over
+/// and back through the Arrow C Data Interface without a copy.
 fn through_kernel(op: Op, inputs: &[Series]) -> PolarsResult<Series> {
     let ca = strings(inputs)?;
     let chunks = ca
@@ -295,37 +244,3 @@ fn kernel_dtype(op: Op) -> PolarsResult<DataType> {
     let field = unsafe { import_field_from_c(&schema) }?;
     Ok(Field::from(&field).dtype().clone())
 }
-
-/// `op` over the input column: its text, flag, problem, hits or repair per value.
-fn compute(op: Op, inputs: &[Series]) -> PolarsResult<Series> {
-    match op {
-        Op::IsValid => flags(inputs),
-        Op::Problem => problems(inputs),
-        Op::Find(_) | Op::Repair => through_kernel(op, inputs),
-        _ => texts(op, inputs),
-    }
-}
-
-/// The output field of `op` over the input column.
-fn field(op: Op, inputs: &[Field]) -> PolarsResult<Field> {
-    match op {
-        Op::IsValid => named(inputs, DataType::Boolean),
-        Op::Problem => named(inputs, check_dtype()),
-        Op::Find(_) | Op::Repair => named(inputs, kernel_dtype(op)?),
-        _ => named(inputs, DataType::String),
-    }
-}
-
-/// One plugin function per operation of [`crate::ops`].
-macro_rules! plugin_functions {
-    ($($name:ident => $op:expr, $symbol:ident, $field:ident, $doc:literal;)*) => {
-        $(plugin_function!(
-            concat!("`urn.", stringify!($name), "()`: ", $doc, "."),
-            $symbol,
-            $field,
-            |inputs| compute($op, inputs),
-            |fields| field($op, fields)
-        );)*
-    };
-}
-operations!(plugin_functions);

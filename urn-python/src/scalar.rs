@@ -15,11 +15,6 @@ use urn_core::{NamespaceError, NsUrnError, ParseError, Syntax, UrnRef};
 /// subclasses like any exception; imported once.
 static URN_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
-/// The error kind of a URN in another namespace than a typed class requires.
-pub const WRONG_NAMESPACE: &str = "wrong_namespace";
-/// The error kind of an NSS that breaks its namespace's rules (`NamespaceError`).
-pub const INVALID_NSS: &str = "invalid_nss";
-
 /// A `UrnError(message, kind, offset)`.
 pub fn urn_error(py: Python<'_>, message: String, kind: &str, offset: usize) -> PyErr {
     match URN_ERROR.import(py, "urnkit._errors", "UrnError") {
@@ -33,18 +28,15 @@ fn parse_error(py: Python<'_>, e: &ParseError) -> PyErr {
     urn_error(py, e.to_string(), e.kind().name(), e.offset())
 }
 
-/// The `UrnError` of a namespace error (kind `invalid_nss`).
+/// The `UrnError` of a namespace error (urn-core's kind `invalid_nss`).
 fn namespace_error(py: Python<'_>, e: &NamespaceError) -> PyErr {
-    urn_error(py, e.to_string(), INVALID_NSS, e.offset())
+    urn_error(py, e.to_string(), e.kind().name(), e.offset())
 }
 
-/// The `UrnError` of a typed class's refusal.
+/// The `UrnError` of a typed class's refusal (urn-core's kind: the parser's, `wrong_namespace`
+/// or `invalid_nss`).
 fn ns_urn_error(py: Python<'_>, e: &NsUrnError) -> PyErr {
-    match e {
-        NsUrnError::Parse(e) => parse_error(py, e),
-        NsUrnError::InvalidNss(e) => namespace_error(py, e),
-        other => urn_error(py, other.to_string(), WRONG_NAMESPACE, other.offset()),
-    }
+    urn_error(py, e.to_string(), e.kind().name(), e.offset())
 }
 
 /// `text` parsed with `syntax`, or the `UrnError` of why it is not a URN.
@@ -370,7 +362,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(key, m)?)?;
     m.add_function(wrap_pyfunction!(is_valid, m)?)?;
     m.add("TYPED_CLASSES", TYPED_CLASSES.to_vec())?;
-    m.add("WRONG_NAMESPACE", WRONG_NAMESPACE)?;
-    m.add("INVALID_NSS", INVALID_NSS)?;
+    // The kinds of a typed class's refusal that are not the parser's, as urn-core names them.
+    m.add(
+        "WRONG_NAMESPACE",
+        urn_core::ErrorKind::WrongNamespace.name(),
+    )?;
+    m.add("INVALID_NSS", urn_core::ErrorKind::InvalidNss.name())?;
     Ok(())
 }

@@ -30,7 +30,7 @@ def _classes() -> List[str]:
     return [name for name, _nid in _urnkit.TYPED_CLASSES]
 
 
-def _operations() -> List[Tuple[str, str, str]]:
+def _operations() -> List[Tuple[str, str]]:
     return [tuple(op) for op in _urnkit.OPERATIONS]  # type: ignore[misc]
 
 
@@ -60,8 +60,8 @@ def stub_classes() -> str:
 
 
 def arrow_functions() -> str:
-    out = [f'__all__ = {sorted(name for name, _, _ in _operations())!r}\n'.replace("'", '"')]
-    for name, _plugin, doc in _operations():
+    out = [f'__all__ = {sorted(name for name, _ in _operations())!r}\n'.replace("'", '"')]
+    for name, doc in _operations():
         out.append(
             f"\n\n@overload\ndef {name}(values: ChunkedArray) -> ChunkedArray: ...\n"
             f"@overload\ndef {name}(values: Array) -> Array: ...\n"
@@ -73,20 +73,20 @@ def arrow_functions() -> str:
 
 
 def polars_functions() -> str:
-    names = sorted(["UrnNamespace", *(name for name, _, _ in _operations())])
+    names = sorted(["UrnNamespace", *(name for name, _ in _operations())])
     out = [f"__all__ = {names!r}\n".replace("'", '"')]
-    for name, plugin, doc in _operations():
+    for name, doc in _operations():
         out.append(
             f"\n\ndef {name}(expr: IntoExpr) -> pl.Expr:\n"
             f'    """{_sentence(doc)}"""\n'
-            f'    return _call("{plugin}", expr)\n'
+            f'    return _call("{name}", expr)\n'
         )
     out.append(
         '\n\n@pl.api.register_expr_namespace("urn")\nclass UrnNamespace:\n'
         '    """``pl.col(...).urn``: the URN functions on a string expression."""\n\n'
         "    def __init__(self, expr: pl.Expr) -> None:\n        self._expr = expr\n"
     )
-    for name, _plugin, doc in _operations():
+    for name, doc in _operations():
         out.append(
             f"\n    def {name}(self) -> pl.Expr:\n"
             f'        """{_sentence(doc)}"""\n'
@@ -125,5 +125,5 @@ def test_generated_parts_are_the_rust_tables(name: str) -> None:
 def test_the_installed_package_has_every_class_and_operation() -> None:
     for name in _classes():
         assert getattr(urnkit, name).__name__ == name and name in urnkit.__all__
-    for name, _plugin, _doc in _operations():
+    for name, _doc in _operations():
         assert callable(getattr(urnkit.arrow, name)) and callable(getattr(urnkit.polars, name))

@@ -8,26 +8,27 @@ import polars as pl
 import pytest
 
 import urnkit.polars
+from urnkit import _urnkit
 
 from conftest import Answer
 from test_arrow import expected, with_nulls
 
+# Every operation of one value per row, from urnkit's table (find and repair have tests of
+# their own): the namespace's method and the module's function of each.
+NAMES = [name for name, _doc in _urnkit.OPERATIONS if name not in ("find", "repair")]
+
 NAMESPACE: Dict[str, Callable[[pl.Expr], pl.Expr]] = {
-    "key": lambda e: e.urn.key(),  # type: ignore[attr-defined]
-    "is_valid": lambda e: e.urn.is_valid(),  # type: ignore[attr-defined]
-    "nid": lambda e: e.urn.nid(),  # type: ignore[attr-defined]
-    "nss": lambda e: e.urn.nss(),  # type: ignore[attr-defined]
-    "check": lambda e: e.urn.check(),  # type: ignore[attr-defined]
+    name: (lambda n: lambda e: getattr(e.urn, n)())(name) for name in NAMES
 }
 
 FUNCTIONS: Dict[str, Callable[[Union[pl.Expr, str]], pl.Expr]] = {
-    "key": urnkit.polars.key, "is_valid": urnkit.polars.is_valid, "nid": urnkit.polars.nid,
-    "nss": urnkit.polars.nss, "check": urnkit.polars.check,
+    name: getattr(urnkit.polars, name) for name in NAMES
 }
 
 DTYPES: Dict[str, Any] = {
-    "key": pl.String, "is_valid": pl.Boolean, "nid": pl.String, "nss": pl.String,
-    "check": pl.Struct({"kind": pl.String, "offset": pl.Int64}),
+    **{name: pl.String for name in NAMES},
+    "is_valid": pl.Boolean,
+    "problem": pl.Struct({"kind": pl.String, "offset": pl.Int64}),
 }
 
 
@@ -76,7 +77,7 @@ def test_dedup_and_filter_in_one_query() -> None:
         .unique("key", keep="first", maintain_order=True)
     )
     assert q.collect()["id"].to_list() == ["URN:ISBN:0-395-36341-1", "urn:example:x"]
-    bad = df.with_columns(problem=urnkit.polars.check("id")).filter(pl.col("problem").is_not_null())
+    bad = df.with_columns(problem=urnkit.polars.problem("id")).filter(pl.col("problem").is_not_null())
     assert bad["problem"].to_list() == [
         {"kind": "scheme", "offset": 0},
         {"kind": "bare_question_mark", "offset": 13},

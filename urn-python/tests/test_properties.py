@@ -65,9 +65,9 @@ def test_columns_agree_with_rust(oracle: Oracle, texts: List[object]) -> None:
     ]
     array = pa.array(values, type=pa.string())
     assert urnkit.arrow.key(array).to_pylist() == keys
-    assert urnkit.arrow.check(array).to_pylist() == checks
+    assert urnkit.arrow.problem(array).to_pylist() == checks
     df = pl.DataFrame({"id": values}, schema={"id": pl.String})
-    out = df.select(urnkit.polars.key("id").alias("k"), urnkit.polars.check("id").alias("c"))
+    out = df.select(urnkit.polars.key("id").alias("k"), urnkit.polars.problem("id").alias("c"))
     assert out["k"].to_list() == keys
     assert out["c"].to_list() == checks
 

@@ -71,23 +71,31 @@ struct Conn<'c, C>(&'c C);
 fn stored(row: &Row, rules: Option<KeyRules>) -> Result<StoredUrn, Error> {
     let key = match rules {
         None => row.try_get(2),
-        Some(KeyRules::V1) => row.try_get::<_, KeyUnder<1>>(2).map(|k| k.0),
-        Some(_) => row.try_get::<_, KeyUnder<2>>(2).map(|k| k.0),
+        Some(rules) => {
+            EXPECTED.with(|expected| expected.set(rules));
+            row.try_get::<_, KeyUnder>(2).map(|k| k.0)
+        }
     };
     StoredUrn::read(row.try_get(0), row.try_get(1), key, row.try_get(3))
 }
 
-/// A key column read as a key under version `V` of the key rules (1: V1, 2: V2): the
-/// protocol's check that a row's key is under the table's rules, made while reading.
-struct KeyUnder<const V: u8>(UrnKey<'static>);
+std::thread_local! {
+    /// The key rules the next [`KeyUnder`] read holds a key to: `FromSql` has no argument,
+    /// and [`stored`] sets this right before the read on the same thread.
+    static EXPECTED: std::cell::Cell<KeyRules> = const { std::cell::Cell::new(KeyRules::CURRENT) };
+}
 
-impl<'a, const V: u8> FromSql<'a> for KeyUnder<V> {
+/// A key column read as a key under the key rules [`stored`] expects: the protocol's check
+/// that a row's key is under the table's rules, made while reading.
+struct KeyUnder(UrnKey<'static>);
+
+impl<'a> FromSql<'a> for KeyUnder {
     fn from_sql(
         ty: &Type,
         raw: &'a [u8],
     ) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
         let key = UrnKey::from_sql(ty, raw)?;
-        let rules = if V == 1 { KeyRules::V1 } else { KeyRules::V2 };
+        let rules = EXPECTED.with(std::cell::Cell::get);
         match UrnKey::parse_with(key.as_str(), rules) {
             Ok(_) => Ok(KeyUnder(key)),
             Err(e) => Err(format!(

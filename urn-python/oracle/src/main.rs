@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use serde_json::{Value, json};
-use urn_core::{NsUrnError, ParseError, Syntax, Urn, UrnRef};
+use urn_core::{KeyRules, NsUrnError, ParseError, Syntax, Urn, UrnRef};
 
 // urn-sql's test support, compiled in unchanged: test code, with test code's unwraps.
 #[allow(
@@ -33,17 +33,9 @@ fn parse_error(e: &ParseError) -> Value {
     json!({"kind": e.kind().name(), "offset": e.offset(), "message": e.to_string()})
 }
 
-/// A typed namespace's refusal as `{kind, offset, message}`, with the kinds urnkit names.
+/// A typed namespace's refusal as `{kind, offset, message}`, with urn-core's kinds.
 fn ns_error(e: &NsUrnError) -> Value {
-    match e {
-        NsUrnError::Parse(e) => parse_error(e),
-        NsUrnError::InvalidNss(e) => {
-            json!({"kind": "invalid_nss", "offset": e.offset(), "message": e.to_string()})
-        }
-        other => {
-            json!({"kind": "wrong_namespace", "offset": other.offset(), "message": other.to_string()})
-        }
-    }
+    json!({"kind": e.kind().name(), "offset": e.offset(), "message": e.to_string()})
 }
 
 /// Each typed alias's verdict on `text` (urn-core's table of namespaces): `null` when
@@ -75,12 +67,15 @@ fn answer(text: &str) -> Value {
     match Urn::parse(text) {
         Ok(u) => {
             let problem = u.validate_namespace().err().map(
-                |e| json!({"kind": "invalid_nss", "offset": e.offset(), "message": e.to_string()}),
+                |e| json!({"kind": e.kind().name(), "offset": e.offset(), "message": e.to_string()}),
             );
             json!({
                 "input": text, "valid": true, "nid": u.nid(), "nss": u.nss(),
                 "r_component": u.r_component(), "q_component": u.q_component(),
                 "f_component": u.f_component(), "key": u.key().as_str(),
+                "keys": KeyRules::VERSIONS.iter()
+                    .map(|&rules| (rules.name().to_owned(), Value::from(u.key_with(rules).as_str())))
+                    .collect::<serde_json::Map<String, Value>>(),
                 "rfc8141_key": u.rfc8141_key().as_str(),
                 "namespace": u.namespace().map(urn_core::KnownNamespace::nid),
                 "namespace_problem": problem, "error": null,

@@ -6,7 +6,7 @@ from ._errors import UrnError
 
 __version__: str
 TYPED_CLASSES: List[Tuple[str, str]]
-OPERATIONS: List[Tuple[str, str, str]]
+OPERATIONS: List[Tuple[str, str]]
 WRONG_NAMESPACE: str
 INVALID_NSS: str
 

@@ -38,7 +38,7 @@ def _run(operation: str, values: Union[Array, ChunkedArray]) -> Union[Array, Chu
 
 
 # BEGIN GENERATED (functions: tests/test_generated.py)
-__all__ = ["check", "find", "is_valid", "key", "key_v1", "nid", "nss", "repair"]
+__all__ = ["check", "find", "is_valid", "key", "key_v1", "key_v2", "nid", "nss", "problem", "repair", "rfc8141_key"]
 
 
 @overload
@@ -55,17 +55,26 @@ def key_v1(values: ChunkedArray) -> ChunkedArray: ...
 @overload
 def key_v1(values: Array) -> Array: ...
 def key_v1(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
-    """The key under the V1 rules (a table keyed before V2 holds it), null for an invalid URN."""
+    """The key under the V1 rules (a table keyed by them holds it), null for an invalid URN."""
     return _run("key_v1", values)
 
 
 @overload
-def is_valid(values: ChunkedArray) -> ChunkedArray: ...
+def key_v2(values: ChunkedArray) -> ChunkedArray: ...
 @overload
-def is_valid(values: Array) -> Array: ...
-def is_valid(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
-    """Whether the value is a URN (RFC 8141)."""
-    return _run("is_valid", values)
+def key_v2(values: Array) -> Array: ...
+def key_v2(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
+    """The key under the V2 rules (a table keyed by them holds it), null for an invalid URN."""
+    return _run("key_v2", values)
+
+
+@overload
+def rfc8141_key(values: ChunkedArray) -> ChunkedArray: ...
+@overload
+def rfc8141_key(values: Array) -> Array: ...
+def rfc8141_key(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
+    """The RFC 8141 section 3 key alone (no namespace rules), null for an invalid URN."""
+    return _run("rfc8141_key", values)
 
 
 @overload
@@ -82,8 +91,17 @@ def nss(values: ChunkedArray) -> ChunkedArray: ...
 @overload
 def nss(values: Array) -> Array: ...
 def nss(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
-    """The NSS as written, null for an invalid URN."""
+    """The NSS as written (percent-encoding kept), null for an invalid URN."""
     return _run("nss", values)
+
+
+@overload
+def is_valid(values: ChunkedArray) -> ChunkedArray: ...
+@overload
+def is_valid(values: Array) -> Array: ...
+def is_valid(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
+    """Whether the value is a URN (RFC 8141)."""
+    return _run("is_valid", values)
 
 
 @overload
@@ -91,8 +109,17 @@ def check(values: ChunkedArray) -> ChunkedArray: ...
 @overload
 def check(values: Array) -> Array: ...
 def check(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
-    """Why the value is not a URN: struct{kind: str, offset: i64}, null for a valid URN."""
+    """Why the value is not a URN: the parser's message, null for a valid URN."""
     return _run("check", values)
+
+
+@overload
+def problem(values: ChunkedArray) -> ChunkedArray: ...
+@overload
+def problem(values: Array) -> Array: ...
+def problem(values: Union[Array, ChunkedArray]) -> Union[Array, ChunkedArray]:
+    """Why the value is not a URN: struct{kind: str, offset: i64} (the rule's name and its byte), null for a valid URN."""
+    return _run("problem", values)
 
 
 @overload
