@@ -11,6 +11,8 @@
 #                     Polars crates take most of the cold build
 # URNKIT_PROFILE: the cargo profile of the wheel and the oracle (default release; .ci/run sets
 # ci, the release profile at opt-level 0, see Cargo.toml).
+# `bash ci.sh bless` (run by ../.ci/bless): builds and installs the wheel, then rewrites the
+# generated parts of urnkit's Python files from it (tests/test_generated.py), and stops.
 set -euo pipefail
 cd "$(dirname "$0")"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}"
@@ -32,6 +34,15 @@ if [ ! -x "$venv/bin/python" ] || ! cmp -s requirements-ci.txt "$stamp"; then
     cp requirements-ci.txt "$stamp"
 fi
 python="$venv/bin/python"
+
+if [ "${1:-}" = bless ]; then
+    "$venv/bin/maturin" build --profile "$profile" --quiet -o "$CARGO_TARGET_DIR/wheels-bless"
+    "$python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \
+        "$CARGO_TARGET_DIR"/wheels-bless/urnkit-*.whl
+    rm -rf "$CARGO_TARGET_DIR/wheels-bless"
+    (cd tests && URNKIT_BLESS=1 "$python" -m pytest -q -p no:cacheprovider test_generated.py)
+    exit
+fi
 
 step "fmt, clippy"
 cargo fmt --all -- --check

@@ -10,104 +10,314 @@
     clippy::panic
 )]
 
+use std::collections::BTreeSet;
+mod repo;
+
 use std::path::Path;
 
+use repo::read;
 use urn_core::{KeyRules, KnownNamespace};
 
-/// A file of the repository, by its path from the root.
-fn read(path: &str) -> String {
+/// What `.ci/bless` renders into the docs: each region's name and its rendering. A region
+/// is the text between `<!-- rendered: NAME (bash .ci/bless) -->` and `<!-- end rendered:
+/// NAME -->`.
+/// A region's rendering.
+type Render = fn() -> String;
+
+const RENDERED: [(&str, &str, Render); 1] = [("urn-core/README.md", "namespaces", namespace_table)];
+
+/// urn-core's README table of the known namespaces, from the namespace table itself.
+fn namespace_table() -> String {
+    let current = KeyRules::CURRENT;
+    let mut out = format!(
+        "| namespace | NSS checked | key rule (`KeyRules::{}`; earlier versions where they \
+         differ) | typed alias |\n|---|---|---|---|\n",
+        current.name().to_uppercase()
+    );
+    for &ns in KnownNamespace::ALL {
+        let rule = |rules: KeyRules| ns.key_rule_summary(rules).unwrap_or("none");
+        let mut key = rule(current).to_owned();
+        let mut later = current;
+        for &rules in KeyRules::VERSIONS.iter().rev().skip(1) {
+            if rule(rules) != rule(later) {
+                key.push_str(&format!(
+                    " ({}: {})",
+                    rules.name().to_uppercase(),
+                    rule(rules)
+                ));
+            }
+            later = rules;
+        }
+        // The variant's name is the alias's stem (`Isbn`, `IsbnUrn`).
+        let alias = format!("{ns:?}Urn");
+        // A check digit is not a regular language: such a schema pattern checks the shape.
+        let shape = if ns.pattern_is_exact() { "" } else { " ¹" };
+        out.push_str(&format!(
+            "| `{}` ({}) | {}{shape} | {key} | `{alias}` |\n",
+            ns.nid(),
+            ns.reference(),
+            ns.syntax()
+        ));
+    }
+    out
+}
+
+/// `text` with each rendered region's body (its marker lines start a line) replaced by
+/// `render(name)`.
+fn with_regions(file: &str, text: &str, render: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\n<!-- rendered: ").map(|at| at + 1) {
+        let open_end = at + rest[at..].find("-->").unwrap() + 3;
+        let name = rest[at + 15..].split(' ').next().unwrap();
+        let close = format!("<!-- end rendered: {name} -->");
+        let close_at = rest
+            .find(&close)
+            .unwrap_or_else(|| panic!("{file}: region {name} has no {close:?}"));
+        out.push_str(&rest[..open_end]);
+        out.push('\n');
+        out.push_str(&render(name).unwrap_or_else(|| panic!("{file}: no region {name}")));
+        rest = &rest[close_at..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Every rendered region is its rendering; `URN_DOCS_BLESS=1` (run by `.ci/bless`) writes
+/// them.
+#[test]
+fn rendered_regions_are_their_rendering() {
+    for (file, name, render) in RENDERED {
+        let text = read(file);
+        let want = with_regions(file, &text, |n| (n == name).then(render));
+        if std::env::var_os("URN_DOCS_BLESS").is_some() && want != text {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+            std::fs::write(root.join(file), &want).unwrap();
+            continue;
+        }
+        assert!(
+            want == text,
+            "{file}: region {name} is not its rendering (bash .ci/bless):\n{}",
+            render()
+        );
+    }
+}
+
+/// The repository's tracked files.
+fn tracked() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    std::fs::read_to_string(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+    let out = std::process::Command::new("git")
+        .arg("ls-files")
+        .current_dir(root)
+        .output()
+        .expect("git ls-files");
+    assert!(out.status.success(), "git ls-files failed");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }
 
-/// The text of `file` from `anchor` (which must be there) to the first `end` after it.
-fn section(file: &str, anchor: &str, end: &str) -> String {
-    let text = read(file);
-    let start = text
-        .find(anchor)
-        .unwrap_or_else(|| panic!("{file}: no {anchor:?}"));
-    let rest = &text[start..];
-    let stop = rest[anchor.len()..]
-        .find(end)
-        .map_or(rest.len(), |at| at + anchor.len());
-    rest[..stop].to_owned()
+/// Files that may name every namespace by hand: the table itself (with each namespace's own
+/// file), the CHANGELOG (each entry was true when written), the earlier SQL revisions the
+/// upgrade tests install, the differential tests' fixed corpus (`urn-core/tests/frozen_keys.rs`
+/// holds a digest over exactly these inputs; generated URNs of every namespace come from the
+/// table), and the files `.ci/bless` writes.
+const EXEMPT: [&str; 7] = [
+    "urn-core/src/namespaces/",
+    "CHANGELOG.md",
+    "urn-sql/tests/fixtures/",
+    "urn-sql/tests/support/corpus.rs",
+    "schemas/",
+    "urn-sql/migrations/",
+    "urn-pg/sql/urn_pg.sql",
+];
+
+/// The text files the namespace checks read: tracked, not exempt, with their rendered regions
+/// and urnkit's generated blocks left out.
+fn hand_written() -> Vec<(String, String)> {
+    tracked()
+        .into_iter()
+        .filter(|path| !EXEMPT.iter().any(|e| path.starts_with(e)))
+        .filter(|path| {
+            [
+                ".md", ".rs", ".py", ".pyi", ".sql", ".toml", ".sh", ".txt", ".yml",
+            ]
+            .iter()
+            .any(|ext| path.ends_with(ext))
+                || path.starts_with(".ci/")
+        })
+        .filter_map(|path| {
+            let text = std::fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(&path),
+            )
+            .ok()?;
+            let text = with_regions(&path, &text, |_| Some(String::new()));
+            let text = without_blocks(&text, "BEGIN GENERATED", "END GENERATED");
+            Some((path, text))
+        })
+        .collect()
 }
 
-fn nids(filter: impl Fn(KnownNamespace) -> bool) -> Vec<&'static str> {
+/// `text` without the lines from each `begin` line to its `end` line.
+fn without_blocks(text: &str, begin: &str, end: &str) -> String {
+    let mut inside = false;
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.contains(begin) {
+            inside = true;
+        }
+        if !inside {
+            out.push_str(line);
+            out.push('\n');
+        }
+        if line.contains(end) {
+            inside = false;
+        }
+    }
+    out
+}
+
+/// The known namespaces `text` names as words (a NID in lower case, not inside a URN, a path
+/// or a longer name).
+fn named(text: &str) -> BTreeSet<KnownNamespace> {
     KnownNamespace::ALL
         .iter()
         .copied()
-        .filter(|&ns| filter(ns))
-        .map(KnownNamespace::nid)
+        .filter(|ns| {
+            text.match_indices(ns.nid()).any(|(at, nid)| {
+                let before = text[..at].chars().next_back();
+                let after = text[at + nid.len()..].chars().next();
+                !before.is_some_and(|c| c.is_ascii_alphanumeric() || ":/._-".contains(c))
+                    && !after.is_some_and(|c| c.is_ascii_alphanumeric() || ":/_-".contains(c))
+            })
+        })
         .collect()
 }
 
-fn missing<'a>(text: &str, names: &[&'a str]) -> Vec<&'a str> {
-    names
+/// The paragraphs of `text`: runs of lines that hold more than comment markers.
+fn paragraphs(text: &str) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    let mut open = false;
+    for (n, line) in text.lines().enumerate() {
+        let blank = line
+            .trim()
+            .trim_start_matches(['/', '!', '-', '#', '*'])
+            .trim()
+            .is_empty();
+        match (blank, open) {
+            (true, _) => open = false,
+            (false, true) => {
+                let last = out.last_mut().unwrap();
+                last.1.push('\n');
+                last.1.push_str(line);
+            }
+            (false, false) => {
+                out.push((n + 1, line.to_owned()));
+                open = true;
+            }
+        }
+    }
+    out
+}
+
+/// The lists of namespaces a hand edit would have to keep up: the known namespaces and those
+/// with a rule in the current key rules. (A list of the rules of an earlier version, or of
+/// those a version added, stays true: a new rule comes with a new version.)
+fn growing_lists() -> Vec<BTreeSet<KnownNamespace>> {
+    let all: BTreeSet<_> = KnownNamespace::ALL.iter().copied().collect();
+    let ruled = all
         .iter()
         .copied()
-        .filter(|nid| !text.contains(nid))
-        .collect()
+        .filter(|ns| ns.has_key_rule(KeyRules::CURRENT))
+        .collect();
+    vec![all, ruled]
 }
 
-#[test]
-fn every_known_namespace_is_in_each_list_of_namespaces() {
-    let all = nids(|_| true);
-    for (file, anchor, end) in [
-        ("urn-core/README.md", "| namespace | NSS checked", "\n\n"),
-        (
-            "urn-cli/README.md",
-            "the known namespaces get their own NSS",
-            ")",
-        ),
-    ] {
-        let list = section(file, anchor, end);
-        assert!(
-            missing(&list, &all).is_empty(),
-            "{file}: {:?} missing from {list:?}",
-            missing(&list, &all)
+fn stable_lists() -> Vec<BTreeSet<KnownNamespace>> {
+    let mut out = Vec::new();
+    for &rules in KeyRules::VERSIONS {
+        let ruled = |ns: &KnownNamespace| ns.has_key_rule(rules);
+        if rules != KeyRules::CURRENT {
+            out.push(KnownNamespace::ALL.iter().copied().filter(ruled).collect());
+        }
+        out.push(
+            KnownNamespace::ALL
+                .iter()
+                .copied()
+                .filter(|ns| {
+                    ruled(ns) && ns.key_rule(rules) != previous(rules).and_then(|p| ns.key_rule(p))
+                })
+                .collect(),
         );
     }
-    // urn-schema names which namespaces' patterns are exact, and which are not.
-    let exact = section(
-        "urn-schema/README.md",
-        "Of the known namespaces' NSS patterns",
-        "accept exactly",
+    out
+}
+
+/// The version before `rules`, if any.
+fn previous(rules: KeyRules) -> Option<KeyRules> {
+    let at = KeyRules::VERSIONS.iter().position(|&r| r == rules)?;
+    at.checked_sub(1).map(|p| KeyRules::VERSIONS[p])
+}
+
+/// No hand-written paragraph lists the known namespaces, or those with a current rule, or
+/// such a list short of one or two (a stale one): it links to urn-core's README table, which
+/// `.ci/bless` renders, so a new namespace changes no prose.
+#[test]
+fn no_hand_written_list_of_namespaces() {
+    let growing = growing_lists();
+    let stable = stable_lists();
+    let mut found = Vec::new();
+    for (path, text) in hand_written() {
+        for (line, paragraph) in paragraphs(&text) {
+            let names = named(&paragraph);
+            let near = growing
+                .iter()
+                .any(|list| names.len() >= 4 && list.difference(&names).count() <= 2);
+            if near && !stable.contains(&names) {
+                found.push(format!("{path}:{line}: {names:?}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "hand-written lists of namespaces (link to urn-core's README table instead):\n{}",
+        found.join("\n")
     );
-    let inexact = section("urn-schema/README.md", "accept exactly", "check the shape");
-    for ns in KnownNamespace::ALL.iter().copied() {
-        let list = if ns.pattern_is_exact() {
-            &exact
-        } else {
-            &inexact
-        };
-        assert!(
-            list.contains(ns.nid()),
-            "urn-schema/README.md: {} not in {list:?}",
-            ns.nid()
-        );
-    }
 }
 
+/// The files a new namespace is written into by hand: its own and the table's. Every other
+/// file that names every known namespace is exempt above (history, or written by
+/// `.ci/bless`); CONTRIBUTING.md states the count.
 #[test]
-fn every_namespace_with_a_key_rule_is_in_each_list_of_key_rules() {
-    let ruled = nids(|ns| ns.has_key_rule(KeyRules::CURRENT));
-    for (file, anchor) in [
-        ("urn-core/README.md", "(`KeyRules::CURRENT` ="),
-        ("urn-sql/README.md", "RFC 8141 section 3 plus the "),
-        ("urn-datafusion/README.md", "RFC 8141 section 3 plus the "),
-        ("urn-sqlite-ext/README.md", "RFC 8141 section 3 plus the "),
-        (
-            "urn-sql/migrations/postgres/2026-11-23-000000_urn_types/up.sql",
-            "plus the namespace rules of ",
-        ),
-    ] {
-        let list = section(file, anchor, ")");
-        let list: String = list.chars().take(anchor.len() + 120).collect();
+fn a_namespace_is_a_file_and_a_row() {
+    let variants = |text: &str| {
+        KnownNamespace::ALL
+            .iter()
+            .filter(|ns| {
+                text.contains(&format!("{ns:?} =>")) || text.contains(&format!("::{ns:?}"))
+            })
+            .count()
+    };
+    let every: Vec<String> = hand_written()
+        .into_iter()
+        .filter(|(_, text)| {
+            named(text).len() == KnownNamespace::ALL.len()
+                || variants(text) == KnownNamespace::ALL.len()
+        })
+        .map(|(path, _)| path)
+        .collect();
+    assert!(
+        every.is_empty(),
+        "files that name every namespace by hand: {every:?}"
+    );
+    let table = read("urn-core/src/namespaces/mod.rs");
+    assert_eq!(variants(&table), KnownNamespace::ALL.len());
+    for file in ["CONTRIBUTING.md", "urn-core/src/namespaces/mod.rs"] {
         assert!(
-            missing(&list, &ruled).is_empty(),
-            "{file}: {:?} missing from {list:?}",
-            missing(&list, &ruled)
+            read(file).contains("namespace is 2 hand-edited files"),
+            "{file} must state the count"
         );
     }
 }

@@ -53,43 +53,7 @@ pub use urn_core;
 pub use urn_core::prelude::*;
 
 mod operation;
-pub use operation::{Operation, operation, operations};
-
-/// What a function computes from each value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Op {
-    /// The canonical key under these rules (`Urn::key_with`).
-    Key(KeyRules),
-    /// The RFC 8141 section 3 key alone (`Urn::rfc8141_key`).
-    Rfc8141Key,
-    /// The NID as written.
-    Nid,
-    /// The NSS as written (percent-encoding kept).
-    Nss,
-    /// Whether the value is a URN (RFC 8141): a boolean.
-    IsValid,
-    /// Null for a URN, otherwise the parser's message (`ParseError`'s `Display`).
-    Message,
-    /// Null for a URN, otherwise a struct of the error's kind (`ErrorKind::name`) and byte
-    /// offset ([`problem_fields`]).
-    Problem,
-    /// The URNs in the value's text (`urn_core::find`), a list of structs
-    /// ([`found_fields`]: byte span, text, key under these rules, the link's span or null).
-    Find(KeyRules),
-    /// What `urn_core::repair` makes of the value: a struct ([`repair_fields`]) of the URN (or
-    /// null), the list of fixes and the parser's error (or null).
-    Repair,
-}
-
-impl Op {
-    /// Whether the value must be a URN for there to be an answer (the ops that
-    /// [`OnInvalid::Error`] makes fail).
-    #[must_use]
-    pub const fn needs_urn(self) -> bool {
-        matches!(self, Op::Key(_) | Op::Rfc8141Key | Op::Nid | Op::Nss)
-    }
-}
+pub use operation::{Op, Operation, operation, operations};
 
 /// What a function does with a value that is not a URN, where it needs one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -6,7 +6,43 @@
 
 use urn_core::KeyRules;
 
-use crate::Op;
+/// What a function computes from each value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Op {
+    /// The canonical key under these rules (`Urn::key_with`).
+    Key(KeyRules),
+    /// The RFC 8141 section 3 key alone (`Urn::rfc8141_key`).
+    Rfc8141Key,
+    /// The NID as written.
+    Nid,
+    /// The NSS as written (percent-encoding kept).
+    Nss,
+    /// Whether the value is a URN (RFC 8141): a boolean.
+    IsValid,
+    /// Null for a URN, otherwise the parser's message (`ParseError`'s `Display`).
+    Message,
+    /// Null for a URN, otherwise a struct of the error's kind (`ErrorKind::name`) and byte
+    /// offset ([`problem_fields`](crate::problem_fields)).
+    Problem,
+    /// The URNs in the value's text (`urn_core::find`), a list of structs
+    /// ([`found_fields`](crate::found_fields): byte span, text, key under these rules, the
+    /// link's span or null).
+    Find(KeyRules),
+    /// What `urn_core::repair` makes of the value: a struct
+    /// ([`repair_fields`](crate::repair_fields)) of the URN (or null), the list of fixes and
+    /// the parser's error (or null).
+    Repair,
+}
+
+impl Op {
+    /// Whether the value must be a URN for there to be an answer (the ops that
+    /// [`OnInvalid::Error`](crate::OnInvalid::Error) makes fail).
+    #[must_use]
+    pub const fn needs_urn(self) -> bool {
+        matches!(self, Op::Key(_) | Op::Rfc8141Key | Op::Nid | Op::Nss)
+    }
+}
 
 /// An operation: its name in the column APIs (urnkit, Polars, Spark: `key_v1`), its SQL name
 /// (DataFusion, Spark SQL and urn-sql's databases: `urn_key_v1`), what it computes and what it
@@ -62,7 +98,8 @@ impl Operation {
         self.op
     }
 
-    /// What it returns, in words (the engines' docstrings).
+    /// What it returns, in words (the engines' docstrings), for a valid URN where
+    /// [`Op::needs_urn`]: each engine says what it does with an invalid one.
     #[must_use]
     pub fn doc(&self) -> &str {
         &self.doc
@@ -88,7 +125,7 @@ pub fn operations() -> Vec<Operation> {
         "key",
         "urn_key",
         Op::Key(KeyRules::CURRENT),
-        format!("the canonical key (the current rules, {current}), null for an invalid URN"),
+        format!("the canonical key (the current rules, {current})"),
     )];
     rows.extend(KeyRules::VERSIONS.iter().filter_map(|&rules| {
         let sql = rules.sql_function()?;
@@ -97,7 +134,7 @@ pub fn operations() -> Vec<Operation> {
             sql,
             Op::Key(rules),
             format!(
-                "the key under the {} rules (a table keyed by them holds it), null for an invalid URN",
+                "the key under the {} rules (a table keyed by them holds it)",
                 rules.name().to_ascii_uppercase()
             ),
         ))
@@ -107,14 +144,14 @@ pub fn operations() -> Vec<Operation> {
             "rfc8141_key",
             "urn_rfc8141_key",
             Op::Rfc8141Key,
-            "the RFC 8141 section 3 key alone (no namespace rules), null for an invalid URN",
+            "the RFC 8141 section 3 key alone (no namespace rules)",
         ),
-        Operation::new("nid", "urn_nid", Op::Nid, "the NID as written, null for an invalid URN"),
+        Operation::new("nid", "urn_nid", Op::Nid, "the NID as written"),
         Operation::new(
             "nss",
             "urn_nss",
             Op::Nss,
-            "the NSS as written (percent-encoding kept), null for an invalid URN",
+            "the NSS as written (percent-encoding kept)",
         ),
         Operation::new(
             "is_valid",

@@ -459,9 +459,12 @@ mod tests {
             "SE-kb:abcdefghijklmnopqrstuvwxyz0123456789-abcdefghijklmnopqrstuvwxyz",
         ];
         let mut texts = Vec::new();
-        for nid in [
-            "uuid", "UUID", "isbn", "Isbn", "issn", "ietf", "example", "nbn", "lex", "mpeg", "ogc",
-        ] {
+        // Every known NID, and two in other cases.
+        let nids = crate::KnownNamespace::ALL
+            .iter()
+            .map(|ns| ns.nid())
+            .chain(["UUID", "Isbn"]);
+        for nid in nids {
             for scheme in ["urn", "URN"] {
                 for nss in nss {
                     for suffix in ["", "?+r", "?=q", "#f"] {
@@ -475,7 +478,7 @@ mod tests {
             .filter_map(|t| parse::parse(t, ParseOptions::new()).ok())
             .collect();
         for urn in &urns {
-            for rules in [KeyRules::V1, KeyRules::Rfc8141] {
+            for &rules in KeyRules::ALL {
                 let key = key(urn, rules);
                 let bytes: Vec<u8> = KeyBytes::of(urn, rules).collect();
                 assert_eq!(key.as_str().as_bytes(), bytes, "{} {rules:?}", urn.text);

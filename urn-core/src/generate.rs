@@ -151,7 +151,7 @@ pub(crate) fn respell(urn: &Urn, c: &mut dyn Choices) -> Urn {
     components(&mut text, c);
     keep_if_same_key(&mut best, &text, &key);
     // Letter case, hyphens and slashes inside the NSS, one edit at a time, each kept only when
-    // the key stays the same (uuid, isbn `x`, ietf, lex, mpeg names, nbn prefixes, doi...).
+    // the key stays the same (where a namespace's rule folds case or drops hyphens).
     for _ in 0..c.below(8) {
         let nss_start = 4 + best.nid().len() + 1;
         let nss_len = best.nss().len();

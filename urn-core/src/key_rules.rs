@@ -16,16 +16,16 @@ use core::str::FromStr;
 ///
 /// # Adding a version
 ///
-/// 1. Add its row here (the variant, its documentation and its key function, `V3 =>
-///    urn_key_v3;`).
+/// 1. Add its row here: the variant, its documentation (what it adds to the version before)
+///    and its key function, `V3 => urn_key_v3;`.
 /// 2. Give each namespace whose rule changes the new rule with `since: KeyRules::V3` in its
 ///    file (a rule that does not change is not restated).
-/// 3. Write the derived files: `URN_SQL_BLESS=1 cargo test -p urn-sql --lib` (the SQL key
-///    functions of every version) and `URNKIT_BLESS=1 pytest tests/test_generated.py` in
-///    `urn-python/` (urnkit's per-version functions).
+/// 3. Run `bash .ci/bless`: the SQL key functions of every version, the docs' tables and
+///    urnkit's per-version functions.
 ///
-/// Every engine's names (`urn_key_v3`, `try_urn_key_v3`, `key_v3`, `--rules v3`) follow;
-/// `tests/key_versions.rs` counts these steps and holds each engine's list to the table.
+/// Every engine's names (`urn_key_v3`, `try_urn_key_v3`, `key_v3`, `--rules v3`) follow, and
+/// the CHANGELOG says so; `examples/tests/key_versions.rs` counts these 3 steps and holds each
+/// engine's per-version names to the table.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! key_versions {

@@ -89,18 +89,16 @@ urn_core::namespace!(Acme, "acme-thing", |nss: &str| match nss.find('!') {
     None => Ok(()),
 });
 
+/// Calls `typed_always` for the marker of every row of the namespace table.
+macro_rules! every_marker {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident, $alias:ident;)*) => {
+        $(typed_always::<ns::$variant>();)*
+    };
+}
+
 #[test]
 fn arbitrary_typed_urns_are_valid_for_their_namespace() {
-    typed_always::<ns::Uuid>();
-    typed_always::<ns::Isbn>();
-    typed_always::<ns::Issn>();
-    typed_always::<ns::Oid>();
-    typed_always::<ns::Ietf>();
-    typed_always::<ns::Nbn>();
-    typed_always::<ns::Lex>();
-    typed_always::<ns::Mpeg>();
-    typed_always::<ns::Ogc>();
-    typed_always::<ns::Example>();
+    urn_core::known_namespaces!(every_marker);
     typed_always::<Acme>();
 }
 

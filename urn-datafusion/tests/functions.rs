@@ -439,3 +439,38 @@ proptest! {
         }
     }
 }
+
+/// The README's table of functions: a row per operation of urn-arrow's table, with the names
+/// `all()` registers for it. `URN_DOCS_BLESS=1` (run by `.ci/bless`) writes it.
+#[test]
+fn the_readme_lists_every_function() {
+    let registered: Vec<String> = urn_datafusion::all()
+        .iter()
+        .map(|f| f.name().to_owned())
+        .collect();
+    let mut table = String::from("| function | result |\n|---|---|\n");
+    let mut listed = Vec::new();
+    for operation in urn_arrow::operations() {
+        let names: Vec<String> = std::iter::once(operation.sql_name().to_owned())
+            .chain(operation.try_sql_name())
+            .collect();
+        let cells: Vec<String> = names.iter().map(|n| format!("`{n}(s)`")).collect();
+        table.push_str(&format!("| {} | {} |\n", cells.join(", "), operation.doc()));
+        listed.extend(names);
+    }
+    assert_eq!(listed, registered, "every registered function, once, in order");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let readme = std::fs::read_to_string(path).unwrap();
+    let (open, close) = (
+        "<!-- rendered: functions (bash .ci/bless) -->\n",
+        "<!-- end rendered: functions -->",
+    );
+    let start = readme.find(open).expect("the README's functions region") + open.len();
+    let end = readme[start..].find(close).expect("its end") + start;
+    if std::env::var_os("URN_DOCS_BLESS").is_some() {
+        let written = format!("{}{table}{}", &readme[..start], &readme[end..]);
+        std::fs::write(path, written).unwrap();
+    } else {
+        assert_eq!(&readme[start..end], table, "bash .ci/bless");
+    }
+}

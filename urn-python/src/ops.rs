@@ -32,11 +32,19 @@ pub fn key_rules(name: &str) -> PyResult<KeyRules> {
         .map_err(|e: urn_core::UnknownKeyRules| PyValueError::new_err(e.to_string()))
 }
 
-/// Adds `OPERATIONS` to the module: each operation's name and what it returns.
+/// Adds `OPERATIONS` to the module: each operation's name and what it returns (null where
+/// the value is not the URN it needs).
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let rows: Vec<(String, String)> = urn_arrow::operations()
         .iter()
-        .map(|o| (o.name().to_owned(), o.doc().to_owned()))
+        .map(|o| {
+            let invalid = if o.op().needs_urn() {
+                ", null for an invalid URN"
+            } else {
+                ""
+            };
+            (o.name().to_owned(), format!("{}{invalid}", o.doc()))
+        })
         .collect();
     m.add("OPERATIONS", rows)
 }

@@ -2,9 +2,9 @@
 the typed classes (urn-core's table of namespaces, ``_urnkit.TYPED_CLASSES``) in
 ``urnkit/__init__.py`` and ``_urnkit.pyi``, and the columnar operations
 (``_urnkit.OPERATIONS``) in ``urnkit/arrow.py`` and ``urnkit/polars.py``. Each file holds them
-between ``BEGIN GENERATED`` and ``END GENERATED`` lines; ``URNKIT_BLESS=1 pytest
-tests/test_generated.py`` rewrites them after a change on the Rust side (from the source tree,
-with the wheel built from it installed)."""
+between ``BEGIN GENERATED`` and ``END GENERATED`` lines; ``bash .ci/bless`` (``URNKIT_BLESS=1 pytest tests/test_generated.py``
+with the wheel built from the source tree installed) rewrites them after a change on the Rust
+side."""
 
 from __future__ import annotations
 
@@ -119,7 +119,8 @@ def test_generated_parts_are_the_rust_tables(name: str) -> None:
     want = rendered(text, PARTS[name])
     if os.environ.get("URNKIT_BLESS"):
         path.write_text(want, encoding="utf-8")
-    assert text == want, f"{name} is not its rendering: URNKIT_BLESS=1 pytest tests/test_generated.py"
+        return
+    assert text == want, f"{name} is not its rendering: bash .ci/bless"
 
 
 def test_the_installed_package_has_every_class_and_operation() -> None:

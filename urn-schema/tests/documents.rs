@@ -157,16 +157,9 @@ fn schemas_folder_matches_the_code() {
         if update {
             std::fs::write(&path, &text).unwrap();
         }
-        let on_disk = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!(
-                "{}: {e} (run UPDATE_SCHEMAS=1 cargo test -p urn-schema)",
-                path.display()
-            )
-        });
-        assert_eq!(
-            on_disk, text,
-            "{name} is stale: run UPDATE_SCHEMAS=1 cargo test -p urn-schema"
-        );
+        let on_disk = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (run bash .ci/bless)", path.display()));
+        assert_eq!(on_disk, text, "{name} is stale: run bash .ci/bless");
         assert!(
             doc.get("pattern").is_some(),
             "{name}: the root carries the pattern"

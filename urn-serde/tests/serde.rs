@@ -12,8 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use urn_serde::{
-    ExampleUrn, IetfUrn, IsbnUrn, IssnUrn, NamespaceError, NsUrn, OidUrn, Urn, UrnKey, UrnRef,
-    UuidUrn, namespace, urn,
+    IsbnUrn, NamespaceError, NsUrn, Urn, UrnKey, UrnRef, namespace, urn, urn_core::KnownNamespace,
 };
 
 namespace!(pub Acme, "acme-sku", |nss: &str| match nss.bytes().position(|b| !b.is_ascii_digit()) {
@@ -122,30 +121,32 @@ fn urn_ref_borrows_from_the_input() {
     );
 }
 
+/// Which typed aliases, one per row of the namespace table, accept the JSON string `json`.
+macro_rules! accepted_by {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident, $alias:ident;)*) => {
+        |json: &str| -> Vec<KnownNamespace> {
+            let mut out = Vec::new();
+            $(if serde_json::from_str::<urn_serde::$alias>(json).is_ok() {
+                out.push(KnownNamespace::$variant);
+            })*
+            out
+        }
+    };
+}
+
 #[test]
 fn typed_namespaces_accept_their_own_and_reject_others() {
-    let ok = [
-        (r#""urn:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6""#, "uuid"),
-        (r#""URN:ISBN:978-0-395-36341-6""#, "isbn"),
-        (r#""urn:issn:2434-561x""#, "issn"),
-        (r#""urn:oid:1.3.6.1.4.1""#, "oid"),
-        (r#""urn:ietf:rfc:2141""#, "ietf"),
-        (r#""urn:example:anything/at:all""#, "example"),
-    ];
-    for (json, nid) in ok {
-        let results = [
-            serde_json::from_str::<UuidUrn>(json).is_ok(),
-            serde_json::from_str::<IsbnUrn>(json).is_ok(),
-            serde_json::from_str::<IssnUrn>(json).is_ok(),
-            serde_json::from_str::<OidUrn>(json).is_ok(),
-            serde_json::from_str::<IetfUrn>(json).is_ok(),
-            serde_json::from_str::<ExampleUrn>(json).is_ok(),
-        ];
-        let expected: Vec<bool> = ["uuid", "isbn", "issn", "oid", "ietf", "example"]
-            .iter()
-            .map(|n| *n == nid)
-            .collect();
-        assert_eq!(results.to_vec(), expected, "{json}");
+    let accepted_by = urn_serde::urn_core::known_namespaces!(accepted_by);
+    for &ns in KnownNamespace::ALL {
+        for example in ns.examples() {
+            let nss = &example[ns.nid().len() + 5..];
+            for text in [
+                example.to_string(),
+                format!("URN:{}:{nss}", ns.nid().to_uppercase()),
+            ] {
+                assert_eq!(accepted_by(&format!("{text:?}")), [ns], "{text}");
+            }
+        }
     }
     let err = serde_json::from_str::<IsbnUrn>(r#""urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6""#)
         .unwrap_err();

@@ -172,33 +172,35 @@ impl Dialect {
         }
     }
 
-    /// The re-key as the helpers run it: its steps, what it sets on the connection and how it
-    /// is put back, and how each step is sent (PostgreSQL's condition, which psql's `\if`
-    /// tests, apart; the other databases' steps test theirs themselves).
-    pub(crate) fn rekey_plan(
-        self,
-        table: &UrnTable,
-        to: KeyRules,
-        on_collision: OnCollision,
-    ) -> Result<crate::rekey::Plan, RekeyError> {
-        Ok(crate::rekey::Plan {
-            steps: self.rekey_steps(table, to, on_collision)?,
-            restore: match self {
-                Dialect::Postgres => postgres::rekey::RESTORE,
-                Dialect::MariaDb => mariadb::rekey::RESTORE,
-                Dialect::Sqlite => sqlite::rekey::RESTORE,
-            },
-            statement: match self {
-                Dialect::Postgres => |step| {
-                    (
-                        step.when.as_ref().map(|when| format!("SELECT ({when})")),
-                        step.sql.clone(),
-                    )
+    for_the_sqlx_helpers! {
+        /// The re-key as the helpers run it: its steps, what it sets on the connection and how it
+        /// is put back, and how each step is sent (PostgreSQL's condition, which psql's `\if`
+        /// tests, apart; the other databases' steps test theirs themselves).
+        pub(crate) fn rekey_plan(
+            self,
+            table: &UrnTable,
+            to: KeyRules,
+            on_collision: OnCollision,
+        ) -> Result<crate::rekey::Plan, RekeyError> {
+            Ok(crate::rekey::Plan {
+                steps: self.rekey_steps(table, to, on_collision)?,
+                restore: match self {
+                    Dialect::Postgres => postgres::rekey::RESTORE,
+                    Dialect::MariaDb => mariadb::rekey::RESTORE,
+                    Dialect::Sqlite => sqlite::rekey::RESTORE,
                 },
-                Dialect::MariaDb => |step| (None, mariadb::rekey::compound(step)),
-                Dialect::Sqlite => |step| (None, step.sql.clone()),
-            },
-        })
+                statement: match self {
+                    Dialect::Postgres => |step| {
+                        (
+                            step.when.as_ref().map(|when| format!("SELECT ({when})")),
+                            step.sql.clone(),
+                        )
+                    },
+                    Dialect::MariaDb => |step| (None, mariadb::rekey::compound(step)),
+                    Dialect::Sqlite => |step| (None, step.sql.clone()),
+                },
+            })
+        }
     }
 
     /// The insert-or-get protocol's statements for `table`.

@@ -15,6 +15,17 @@
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+/// Items only the sqlx helpers use (the re-key's run on a connection): compiled with any of the
+/// sqlx features, so a build without them (the loadable extension's) has no dead code.
+macro_rules! for_the_sqlx_helpers {
+    ($($item:item)*) => {
+        $(
+            #[cfg(any(feature = "sqlx-postgres", feature = "sqlx-sqlite", feature = "sqlx-mariadb"))]
+            $item
+        )*
+    };
+}
+
 mod dialect;
 mod message;
 mod protocol;
@@ -37,12 +48,9 @@ pub mod diesel;
 pub mod rusqlite;
 #[cfg(feature = "sea-orm")]
 pub mod sea_orm;
-#[cfg(any(
-    feature = "sqlx-postgres",
-    feature = "sqlx-sqlite",
-    feature = "sqlx-mariadb"
-))]
-pub mod sqlx;
+for_the_sqlx_helpers! {
+    pub mod sqlx;
+}
 #[cfg(feature = "tokio-postgres")]
 pub mod tokio_postgres;
 

@@ -321,7 +321,7 @@ pub(crate) fn message(text: &str) -> Option<alloc::string::String> {
 /// ```
 ///
 /// ```compile_fail,E0080
-/// // error[E0080]: evaluation panicked: urn!(acme: ...): not a namespace urn-core knows; the typed form takes uuid, isbn, issn, ietf, oid, nbn, lex, mpeg, ogc, example, doi or lei
+/// // error[E0080]: evaluation panicked: urn!(acme: ...): not a namespace urn-core knows; the typed form takes uuid, isbn, … (every known NID)
 /// let unknown = urn_core::urn!(acme: "urn:acme:1");
 /// ```
 ///

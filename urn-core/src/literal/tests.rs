@@ -235,11 +235,19 @@ fn literals_at_every_edge_are_refused_with_the_run_time_message() {
     agree(&format!("{longest}b")).unwrap();
 }
 
-/// URN-shaped strings: the grammar's alphabet, mixed.
+/// URN-shaped strings: the grammar's alphabet, mixed, and every known NID.
 pub(crate) fn urn_like() -> impl Strategy<Value = String> {
     prop_oneof![
         "(?i:urn:)[a-zA-Z0-9-]{0,6}:[a-zA-Z0-9:%/?#+=.~-]{0,40}",
-        "(?i:urn:)(uuid|isbn|issn|ietf|oid|nbn|lex|mpeg|ogc|example):[a-fA-F0-9:%/?#+=.xX-]{0,40}",
+        proptest::string::string_regex(&alloc::format!(
+            "(?i:urn:)({}):[a-fA-F0-9:%/?#+=.xX-]{{0,40}}",
+            crate::KnownNamespace::ALL
+                .iter()
+                .map(|ns| ns.nid())
+                .collect::<alloc::vec::Vec<_>>()
+                .join("|")
+        ))
+        .expect("a valid regex"),
         "(?i:urn:)[a-z]{2,4}:[a-z0-9%]{1,6}(\\?[+=]?[a-z0-9%?/]{0,6}){0,3}(#[a-z0-9%?/#]{0,6})?",
         ".{0,60}",
     ]

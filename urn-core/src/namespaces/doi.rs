@@ -34,8 +34,10 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "doi",
     title: "DOI",
     reference: "DOI Handbook",
+    syntax: "`prefix/suffix` or `prefix:suffix`",
     rules: &[Rule {
         since: KeyRules::V2,
+        summary: "ASCII letters in lower case, `prefix/suffix`, `%2F` read as `/`",
         key,
         data: KeyRule::Separated {
             when: concat!(prefix!(), "."),

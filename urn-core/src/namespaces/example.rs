@@ -8,6 +8,7 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "example",
     title: "Example",
     reference: "RFC 6963",
+    syntax: "any NSS",
     rules: &[],
     nss_pattern: crate::patterns::NSS,
     pattern_is_exact: true,

@@ -12,6 +12,7 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "ietf",
     title: "IETF",
     reference: "RFC 2648, RFC 3553",
+    syntax: "`rfc:N`, `id:name`, …, `params:…`",
     rules: &[RULE],
     nss_pattern: concat!(
         "([Rr][Ff][Cc]|[Ff][Yy][Ii]|[Ss][Tt][Dd]|[Bb][Cc][Pp]):[0-9]+",
@@ -38,6 +39,7 @@ pub(crate) const SPEC: Spec = Spec {
 /// that is how SCIM reads requests, not when two URNs name one thing; kept case-sensitive.)
 const RULE: Rule = Rule {
     since: KeyRules::V1,
+    summary: "RFC 2648 names in lower case; `params:` names as written (RFC 3553 §3)",
     key,
     data: KeyRule::Lower {
         when: concat!(

@@ -12,6 +12,7 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "isbn",
     title: "ISBN",
     reference: "RFC 3187",
+    syntax: "ISBN-10 or ISBN-13 with its check digit",
     rules: &[RULE],
     // The shape, hyphens optional between digits; the check digit and the limit of four
     // hyphens are left to the parser.
@@ -27,6 +28,7 @@ pub(crate) const SPEC: Spec = Spec {
 /// [`KeyRules::V2`](crate::KeyRules::V2)).
 const RULE: Rule = Rule {
     since: KeyRules::V1,
+    summary: "hyphens dropped, `X` in upper case",
     key,
     // Hyphens are not significant and `x` is `X`: the key is the 13 or 10 characters.
     data: KeyRule::CheckDigits(CheckDigits {

@@ -12,6 +12,7 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "issn",
     title: "ISSN",
     reference: "RFC 3044",
+    syntax: "`NNNN-NNNC` with its check character",
     rules: &[RULE],
     // The shape; the check character is left to the parser.
     nss_pattern: "[0-9]{4}-?[0-9]{3}[0-9Xx]",
@@ -26,6 +27,7 @@ pub(crate) const SPEC: Spec = Spec {
 /// [`KeyRules::V2`](crate::KeyRules::V2)).
 const RULE: Rule = Rule {
     since: KeyRules::V1,
+    summary: "`NNNN-NNNC`, `X` in upper case",
     key,
     // The hyphen is optional and `x` is `X`: the key is `NNNN-NNNC`.
     data: KeyRule::CheckDigits(CheckDigits {

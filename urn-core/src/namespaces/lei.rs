@@ -18,8 +18,10 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "lei",
     title: "LEI",
     reference: "ISO 17442",
+    syntax: "20 letters and digits with MOD 97-10 check digits",
     rules: &[Rule {
         since: KeyRules::V2,
+        summary: "upper case",
         key,
         data: KeyRule::Mod97 {
             when: "[A-Za-z0-9]{18}[0-9]{2}$",

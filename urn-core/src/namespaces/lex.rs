@@ -14,9 +14,11 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "lex",
     title: "LEX",
     reference: "RFC 9676",
+    syntax: "`jurisdiction[;unit]*:…`",
     rules: &[
         Rule {
             since: KeyRules::V1,
+            summary: "the NSS in lower case, names without jurisdiction units only",
             key: key_v1,
             // V1 keys the names whose jurisdiction has no units.
             data: KeyRule::Lower {
@@ -25,6 +27,7 @@ pub(crate) const SPEC: Spec = Spec {
         },
         Rule {
             since: KeyRules::V2,
+            summary: "the NSS in lower case",
             key: key_v2,
             // V2 keys every valid name, units and all.
             data: KeyRule::Lower {

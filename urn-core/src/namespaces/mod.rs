@@ -7,38 +7,37 @@
 //!
 //! # Adding a namespace
 //!
-//! A namespace is its own file and one table row; everything else is derived from them, and
-//! the commands below write the derived files (each test fails until they are written):
+//! A namespace is 2 hand-edited files, its own and this one (its table row); everything else
+//! is derived from them or written by `bash .ci/bless`, and each derived file has a test that
+//! fails until it is written:
 //!
 //! 1. Write `namespaces/<nid>.rs` with a `pub(crate) const SPEC: Spec` and a
 //!    `pub(crate) const fn validate(nss: &str) -> Result<(), Fault>` (see `ogc.rs` for one
-//!    without an equivalence rule, `nbn.rs` for one with). `validate` is the one check, run by
-//!    parsing an `NsUrn`, by `validate_namespace` and, at compile time, by `urn!(<nid>: "…")`;
-//!    it names the byte and the rule for any NSS it refuses. The `nss_pattern` accepts at
-//!    least every NSS `validate` accepts (and nothing that is not an NSS); the examples are
-//!    valid; `generate` writes valid NSSs of every shape.
-//! 2. Add its row to [`known_namespaces!`](crate::known_namespaces): the enum variant, the
-//!    module, the typed alias. [`KnownNamespace`], the typed alias and its marker in
-//!    [`ns`](crate::ns), the prelude, urnkit's class, the JSON Schema documents, the CLI's
-//!    help and the generators follow.
-//! 3. If the namespace has an equivalence rule, it changes keys, so it comes only with a new
-//!    [`KeyRules`](crate::KeyRules) version (a stored key never changes meaning): give the
-//!    `Spec` a [`Rule`] starting in that version (`rules: &[Rule { since: KeyRules::V3, key,
-//!    data }]`, the hand-written `key` and the same rule as [`KeyRule`] data, held equal by
-//!    `tests/key_rule_table.rs`), and add the NID to [`rule_namespace`] (the parser's fast
-//!    check, held to the table by a test). A rule shape the renderers do not know yet (a new
-//!    [`KeyRule`] variant) is also rendered in urn-sql's `postgres/key_functions.rs` and
-//!    `mariadb/expression.rs` and interpreted in `tests/key_rule_table.rs`.
-//! 4. Write the derived files: `UPDATE_SCHEMAS=1 cargo test -p urn-schema --test documents`
-//!    (its JSON Schema in `schemas/`); with a key rule, `URN_SQL_BLESS=1 cargo test -p urn-sql
-//!    --lib` (the SQL key functions, rendered from the rules, in the PostgreSQL and MariaDB
-//!    installs and urn_pg's script); `URNKIT_BLESS=1 pytest tests/test_generated.py` in
-//!    `urn-python/`, with the wheel rebuilt (urnkit's `__init__.py` and stubs list the class).
-//! 5. Say so in the CHANGELOG and in the crate README's namespace table, and cite the
-//!    namespace's registration in the module docs.
+//!    without an equivalence rule, `nbn.rs` for one with), citing the namespace's
+//!    registration in its module docs. `validate` is the one check, run by parsing an `NsUrn`,
+//!    by `validate_namespace` and, at compile time, by `urn!(<nid>: "…")`; it names the byte
+//!    and the rule for any NSS it refuses. The `nss_pattern` accepts at least every NSS
+//!    `validate` accepts (and nothing that is not an NSS); the examples are valid; `generate`
+//!    writes valid NSSs of every shape; `syntax` says in a few words what an NSS is.
+//! 2. Add its row to [`known_namespaces!`](crate::known_namespaces) (the enum variant, the
+//!    module, the typed alias) and its `mod` line. [`KnownNamespace`], the typed alias and its
+//!    marker in [`ns`](crate::ns), the prelude, the parser's fast check ([`rule_namespace`]),
+//!    urnkit's class, the JSON Schema documents, the CLI's help, the README's table and the
+//!    generators follow.
+//! 3. An equivalence rule changes keys, so it comes only with a new
+//!    [`KeyRules`](crate::KeyRules) version (a stored key never changes meaning; the recipe is
+//!    in [`key_versions!`](crate::key_versions)): the `Spec` gets a [`Rule`] starting in that
+//!    version (`rules: &[Rule { since: KeyRules::V3, summary, key, data }]`, the hand-written
+//!    `key` and the same rule as [`KeyRule`] data, held equal by `tests/key_rule_table.rs`). A
+//!    rule shape the renderers do not know yet (a new [`KeyRule`] variant) is also rendered in
+//!    urn-sql's `postgres/key_functions.rs` and `mariadb/expression.rs` and interpreted in
+//!    `tests/key_rule_table.rs`.
+//! 4. Run `bash .ci/bless`: the JSON Schema in `schemas/`, the README's table, urnkit's class
+//!    list and, with a rule, the SQL key functions.
+//! 5. Note it in the CHANGELOG, as every change.
 //!
-//! `doi.rs` and `lei.rs` were added by this recipe: their files, two table rows, two NIDs in
-//! [`rule_namespace`], and the written files of step 4.
+//! `examples/tests/docs.rs` holds the count: no other hand-written file names every namespace,
+//! and no hand-written paragraph lists them.
 
 use alloc::borrow::Cow;
 use core::fmt;
@@ -101,6 +100,8 @@ pub(crate) struct Spec {
     pub(crate) title: &'static str,
     /// The document that defines its syntax and equivalence.
     pub(crate) reference: &'static str,
+    /// What the NSS must be, in a few words of Markdown (the README's namespace table).
+    pub(crate) syntax: &'static str,
     /// The namespace's equivalence rules, each given once with the version it starts in and
     /// applying until a later one replaces it, oldest first; none: the generic key in every
     /// version.
@@ -127,6 +128,8 @@ pub(crate) struct Spec {
 pub(crate) struct Rule {
     /// The first version of [`KeyRules`](crate::KeyRules) the rule is in.
     pub(crate) since: KeyRules,
+    /// What the rule does, in a few words of Markdown (the README's namespace table).
+    pub(crate) summary: &'static str,
     /// How a valid NSS maps into the key; `None` for an NSS the rule does not apply to (it is
     /// not valid for the namespace). Hand-written for speed.
     pub(crate) key: fn(&str) -> Option<NssKey>,
@@ -225,6 +228,17 @@ macro_rules! declare_known_namespace {
                 }
             }
 
+            /// The namespace with a rule whose NID of `LEN` bytes (3 or 4) is the folded
+            /// `word` ([`rule_namespace`]): one comparison per namespace, with words made when
+            /// the crate is compiled.
+            #[inline(always)]
+            const fn ruled_of_word<const LEN: usize>(word: u32) -> Option<KnownNamespace> {
+                $(if word == const { ruled_word::<LEN>(&$module::SPEC) } {
+                    return Some(KnownNamespace::$variant);
+                })*
+                None
+            }
+
             /// Checks `nss` against this namespace's syntax (offsets into the NSS): each
             /// module's `validate`, a `const fn`, so that run-time checks and the typed
             /// literal `urn!(isbn: "…")` run the same code.
@@ -284,6 +298,31 @@ impl KnownNamespace {
     /// The document that defines the namespace's syntax and equivalence (`"RFC 3187"`).
     pub const fn reference(self) -> &'static str {
         self.spec().reference
+    }
+
+    /// What the NSS must be, in a few words of Markdown (`"dotted decimal"`): for tables of
+    /// the namespaces, such as the one urn-core's README renders from these.
+    ///
+    /// ```
+    /// assert_eq!(urn_core::KnownNamespace::Oid.syntax(), "dotted decimal");
+    /// ```
+    pub const fn syntax(self) -> &'static str {
+        self.spec().syntax
+    }
+
+    /// What the namespace's equivalence rule under `rules` does, in a few words of Markdown;
+    /// `None` where it has none (the generic RFC 8141 key).
+    ///
+    /// ```
+    /// use urn_core::{KeyRules, KnownNamespace};
+    /// assert_eq!(KnownNamespace::Lei.key_rule_summary(KeyRules::V2), Some("upper case"));
+    /// assert_eq!(KnownNamespace::Lei.key_rule_summary(KeyRules::V1), None);
+    /// ```
+    pub const fn key_rule_summary(self, rules: KeyRules) -> Option<&'static str> {
+        match self.spec().rule(rules) {
+            Some(rule) => Some(rule.summary),
+            None => None,
+        }
     }
 
     /// Whether the namespace has an equivalence rule of its own under `rules` (otherwise its
@@ -472,38 +511,71 @@ impl fmt::Display for NamespaceError {
 impl core::error::Error for NamespaceError {}
 
 /// The namespace with an equivalence rule (in any version of [`KeyRules`]) that URNs of `nid`
-/// (any case) belong to, if any: `nbn`, `lex`, `doi`, `lei`, `uuid`, `isbn`, `issn`, `ietf`,
-/// `mpeg`.
+/// (any case) belong to, if any.
 ///
-/// The parser's fast check, run on every parse, so it is written out instead of read from the
-/// table (a test compares the two): it compares whole words, since a NID holds only letters,
+/// The parser's fast check, run on every parse: a NID of 3 or 4 bytes (the lengths of the
+/// NIDs with a rule today) is compared as one word with the words of the table's NIDs, made
+/// when the crate is compiled ([`KnownNamespace::ruled_of_word`]); a NID holds only letters,
 /// digits and `-`, for which setting bit `0x20` lower-cases letters and changes nothing else.
+/// Any other length is compared letter by letter.
 #[inline]
 pub(crate) const fn rule_namespace(nid: &[u8]) -> Option<KnownNamespace> {
-    const fn word(name: &[u8; 4]) -> u32 {
-        u32::from_le_bytes(*name)
-    }
-    const fn folded(bytes: [u8; 4]) -> u32 {
-        u32::from_le_bytes(bytes) | 0x2020_2020
-    }
     match *nid {
-        [a, b, c] => match folded([a, b, c, b' ']) {
-            w if w == word(b"nbn ") => Some(KnownNamespace::Nbn),
-            w if w == word(b"lex ") => Some(KnownNamespace::Lex),
-            w if w == word(b"doi ") => Some(KnownNamespace::Doi),
-            w if w == word(b"lei ") => Some(KnownNamespace::Lei),
-            _ => None,
-        },
-        [a, b, c, d] => match folded([a, b, c, d]) {
-            w if w == word(b"uuid") => Some(KnownNamespace::Uuid),
-            w if w == word(b"isbn") => Some(KnownNamespace::Isbn),
-            w if w == word(b"issn") => Some(KnownNamespace::Issn),
-            w if w == word(b"ietf") => Some(KnownNamespace::Ietf),
-            w if w == word(b"mpeg") => Some(KnownNamespace::Mpeg),
-            _ => None,
-        },
+        [a, b, c] => {
+            KnownNamespace::ruled_of_word::<3>(u32::from_le_bytes([a, b, c, b' ']) | 0x2020_2020)
+        }
+        [a, b, c, d] => {
+            KnownNamespace::ruled_of_word::<4>(u32::from_le_bytes([a, b, c, d]) | 0x2020_2020)
+        }
+        // (A constant test: false while no NID with a rule has another length.)
+        _ if nid.len() < 64 && (OTHER_RULED_LENGTHS >> nid.len()) & 1 == 1 => {
+            ruled_of_other_length(KnownNamespace::ALL, nid)
+        }
         _ => None,
     }
+}
+
+/// The lengths, other than 3 and 4, of the NIDs with a rule, as bits (bit `n` for `n` bytes; a
+/// NID is at most 32 bytes): 0 today.
+const OTHER_RULED_LENGTHS: u64 = {
+    let mut lengths = 0u64;
+    let mut rest = KnownNamespace::ALL;
+    while let [ns, tail @ ..] = rest {
+        let len = ns.spec().nid.len();
+        if !ns.spec().rules.is_empty() && len != 3 && len != 4 {
+            lengths |= 1 << len;
+        }
+        rest = tail;
+    }
+    lengths
+};
+
+/// The word [`rule_namespace`] compares for `spec`'s NID when it is `LEN` bytes long (3 or 4)
+/// and has a rule, padded with spaces; otherwise 0, which no folded NID is (every byte of one
+/// has bit `0x20` set).
+const fn ruled_word<const LEN: usize>(spec: &Spec) -> u32 {
+    if spec.rules.is_empty() {
+        return 0;
+    }
+    match *spec.nid.as_bytes() {
+        [a, b, c] if LEN == 3 => u32::from_le_bytes([a, b, c, b' ']),
+        [a, b, c, d] if LEN == 4 => u32::from_le_bytes([a, b, c, d]),
+        _ => 0,
+    }
+}
+
+/// The namespace of `among` with a rule whose NID, of neither 3 nor 4 bytes, is `nid` in any
+/// case (none today).
+const fn ruled_of_other_length(among: &[KnownNamespace], nid: &[u8]) -> Option<KnownNamespace> {
+    let mut rest = among;
+    while let [ns, tail @ ..] = rest {
+        let spec = ns.spec();
+        if !spec.rules.is_empty() && spec.nid.as_bytes().eq_ignore_ascii_case(nid) {
+            return Some(*ns);
+        }
+        rest = tail;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -530,8 +602,8 @@ mod tests {
             .collect()
     }
 
-    /// The parser's hand-written check finds exactly the namespaces the table gives a rule in
-    /// some version.
+    /// The parser's fast check finds exactly the namespaces the table gives a rule in some
+    /// version.
     #[test]
     fn the_fast_rule_check_is_the_table() {
         for &ns in KnownNamespace::ALL {
@@ -549,6 +621,19 @@ mod tests {
         ] {
             assert_eq!(rule_namespace(other.as_bytes()), None, "{other}");
         }
+    }
+
+    /// A NID with a rule of a length the word compare does not cover is found letter by
+    /// letter (no such NID today: `lei` stands in for one).
+    #[test]
+    fn a_ruled_nid_of_another_length_is_found() {
+        let among = [KnownNamespace::Oid, KnownNamespace::Lei];
+        assert_eq!(
+            ruled_of_other_length(&among, b"LeI"),
+            Some(KnownNamespace::Lei)
+        );
+        assert_eq!(ruled_of_other_length(&among, b"oid"), None);
+        assert_eq!(ruled_of_other_length(&among, b"lej"), None);
     }
 
     /// Each namespace's facts agree with each other: the examples are valid for the

@@ -15,9 +15,11 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "mpeg",
     title: "MPEG",
     reference: "RFC 3614",
+    syntax: "`standard:…`",
     rules: &[
         Rule {
             since: KeyRules::V1,
+            summary: "the standard's name in lower case, names without `_` only",
             key: key_v1,
             // V1 keys the standard names of letters, digits, `.` and `-`.
             data: KeyRule::LowerBefore {
@@ -27,6 +29,7 @@ pub(crate) const SPEC: Spec = Spec {
         },
         Rule {
             since: KeyRules::V2,
+            summary: "the standard's name in lower case",
             key: key_v2,
             // V2 also those holding `_`.
             data: KeyRule::LowerBefore {

@@ -13,6 +13,7 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "nbn",
     title: "NBN",
     reference: "RFC 8458",
+    syntax: "`cc[:sub]*-string`",
     rules: &[RULE],
     nss_pattern: concat!(
         "[A-Za-z]{2}(:[A-Za-z0-9]+)*-",
@@ -30,6 +31,7 @@ pub(crate) const SPEC: Spec = Spec {
 /// [`KeyRules::V2`](crate::KeyRules::V2)).
 const RULE: Rule = Rule {
     since: KeyRules::V1,
+    summary: "the prefix in lower case",
     key,
     // The country code and sub-namespaces before the first '-' are case-insensitive.
     data: KeyRule::LowerBefore {

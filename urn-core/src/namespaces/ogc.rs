@@ -16,6 +16,7 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "ogc",
     title: "OGC",
     reference: "RFC 5165",
+    syntax: "`resource:string`",
     rules: &[],
     nss_pattern: concat!(
         "[A-Za-z0-9]+:",

@@ -9,6 +9,7 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "oid",
     title: "OID",
     reference: "RFC 3061",
+    syntax: "dotted decimal",
     // RFC 3061 defines no equivalence beyond RFC 8141's.
     rules: &[],
     nss_pattern: "(0|[1-9][0-9]*)(\\.(0|[1-9][0-9]*))*",

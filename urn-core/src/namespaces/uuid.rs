@@ -12,6 +12,7 @@ pub(crate) const SPEC: Spec = Spec {
     nid: "uuid",
     title: "UUID",
     reference: "RFC 9562",
+    syntax: "8-4-4-4-12 hex digits",
     rules: &[RULE],
     nss_pattern: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
     pattern_is_exact: true,
@@ -25,6 +26,7 @@ pub(crate) const SPEC: Spec = Spec {
 /// [`KeyRules::V2`](crate::KeyRules::V2)).
 const RULE: Rule = Rule {
     since: KeyRules::V1,
+    summary: "hex digits in lower case",
     key,
     // Hex digits in any case: the key is lower case.
     data: KeyRule::Lower {

@@ -316,9 +316,9 @@ fn last_inserted_sql(table: &UrnTable) -> String {
 }
 
 /// The migration ([`UP`]), rendered whole: its hand-written header (`install.template.sql`) and the
-/// routines `urn_check`, `urn_valid`, `urn_refuse`, `urn_key_v2` and `urn_key_v1`, rendered from
-/// urn-core's tables (a test holds the migration to it; `URN_SQL_BLESS=1 cargo test -p urn-sql
-/// --lib mariadb` writes it after a change). The check is written once, in `urn_check`:
+/// routines `urn_check`, `urn_valid`, `urn_refuse` and a key function per version of the key
+/// rules, rendered from urn-core's tables (a test holds the migration to it; `bash .ci/bless`
+/// writes it after a change). The check is written once, in `urn_check`:
 /// `urn_refuse` raises its message.
 #[cfg(test)]
 fn install_script() -> String {
@@ -508,7 +508,7 @@ mod tests {
     }
 
     /// The migration is the rendering of its header and urn-core's tables, whole.
-    /// `URN_SQL_BLESS=1 cargo test -p urn-sql --lib mariadb` writes it after a change.
+    /// `bash .ci/bless` writes it after a change.
     #[test]
     fn the_migration_is_rendered_whole() {
         let path = concat!(
@@ -521,7 +521,7 @@ mod tests {
         }
         assert!(
             super::UP == rendered,
-            "up.sql is not the rendering: URN_SQL_BLESS=1 cargo test -p urn-sql --lib mariadb"
+            "up.sql is not the rendering: bash .ci/bless"
         );
         assert!(!rendered.contains("@@"), "a part was not rendered");
         // The `mariadb` tool's form ends a statement at a line that starts in its first column

@@ -33,7 +33,7 @@ use urn_core::KeyRules;
 
 use super::{SQL_MODE, backtick, expression, key_comment};
 use crate::rekey::{
-    OnCollision, RekeyError, Restore, Rows, Step, foreign_side_table, referenced, refusal, what,
+    OnCollision, RekeyError, Rows, Step, foreign_side_table, referenced, refusal, what,
 };
 use crate::table::UrnTable;
 
@@ -42,19 +42,23 @@ use crate::table::UrnTable;
 /// kept): then it fails, naming the table.
 pub(crate) const LOCK_BOUND_S: u32 = 30;
 
-/// The statement that puts back the session's lock bounds the first step saved.
-const RESTORE_SQL: &str = "SET SESSION lock_wait_timeout = \
-     CAST(COALESCE(@urn_sql_rekey_lock_wait_timeout, @@SESSION.lock_wait_timeout) AS UNSIGNED), \
-     SESSION innodb_lock_wait_timeout = \
-     CAST(COALESCE(@urn_sql_rekey_innodb_lock_wait_timeout, @@SESSION.innodb_lock_wait_timeout) AS UNSIGNED), \
-     @urn_sql_rekey_lock_wait_timeout = NULL, @urn_sql_rekey_innodb_lock_wait_timeout = NULL";
+for_the_sqlx_helpers! {
+    /// The statement that puts back the session's lock bounds the first step saved.
+    const RESTORE_SQL: &str = "SET SESSION lock_wait_timeout = \
+         CAST(COALESCE(@urn_sql_rekey_lock_wait_timeout, @@SESSION.lock_wait_timeout) AS UNSIGNED), \
+         SESSION innodb_lock_wait_timeout = \
+         CAST(COALESCE(@urn_sql_rekey_innodb_lock_wait_timeout, @@SESSION.innodb_lock_wait_timeout) AS UNSIGNED), \
+         @urn_sql_rekey_lock_wait_timeout = NULL, @urn_sql_rekey_innodb_lock_wait_timeout = NULL";
+}
 
-/// What the run sets on its connection (the lock bounds), put back from the user variables
-/// the first step saved them in.
-pub(crate) const RESTORE: Restore = Restore {
-    read: None,
-    statements: |_| &[RESTORE_SQL],
-};
+for_the_sqlx_helpers! {
+    /// What the run sets on its connection (the lock bounds), put back from the user variables
+    /// the first step saved them in.
+    pub(crate) const RESTORE: crate::rekey::Restore = crate::rekey::Restore {
+        read: None,
+        statements: |_| &[RESTORE_SQL],
+    };
+}
 
 /// The names the steps use.
 struct Names {

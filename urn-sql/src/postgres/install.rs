@@ -3,8 +3,8 @@
 //! urn-core written from urn-core's tables: `urn_check` ([`check`](super::check): character
 //! classes, white space, messages), the key functions ([`key_functions`](super::key_functions):
 //! the key-rule table), `urn_key_problem` (messages) and the domains' CHECKs (patterns). A test
-//! holds the migration to this rendering byte for byte; `URN_SQL_BLESS=1 cargo test -p urn-sql
-//! --lib postgres` writes it after a change.
+//! holds the migration to this rendering byte for byte; `bash .ci/bless` writes it after a
+//! change.
 
 use urn_core::{ErrorKind, KeyRules, patterns};
 

@@ -16,13 +16,12 @@
 -- * DOMAIN urn_key  RFC 8141 section 3 canonical form (urn_core::patterns::URN_KEY), at most
 --                   65536 bytes; a refused value says why (constraint "urn_key_canonical").
 -- * urn_check(text) NULL for a valid URN, otherwise the parser's message.
--- * urn_key_v2(urn) exactly urn_core's `Urn::key()` (`KeyRules::V2`): RFC 8141 section 3
---                   plus the namespace rules of uuid, isbn, issn, ietf, nbn, lex, mpeg, doi
---                   and lei; urn_key_v1(urn) the same under `KeyRules::V1` (no doi or lei
---                   rule, lex and mpeg names of V1's shapes only), for tables keyed by it.
--- * urn_key_v2_inline(urn), urn_key_v1_inline(urn)
+-- * urn_key_v1(urn), …, one per version of urn-core's `KeyRules`: exactly urn_core's
+--                   `Urn::key_with` under that version (RFC 8141 section 3 plus its namespace
+--                   rules; the newest is `Urn::key()`).
+-- * urn_key_v1_inline(urn), …
 --                   the same keys, as SQL expressions PostgreSQL inlines into a keyed
---                   table's generated column (call urn_key_v2 or urn_key_v1 on text).
+--                   table's generated column (call urn_key_v1, … on text).
 -- * urn_valid(text) urn_check(v) IS NULL.
 -- * urn_nid(urn), urn_nss(urn)
 --                   the NID and the NSS as written; urn_rfc8141_key(urn) the RFC 8141 section 3
@@ -199,11 +198,10 @@ END IF;
 -- picks this one; on an urn_key column (revision 2's tables), the one above.
 @@urn_key_index_text@@
 
--- urn_key_v1(urn), urn_key_v2(urn), one per version of the key rules: the canonical key,
--- equal to urn_core's `Urn::key_with(KeyRules::V1)` (`V2`, the current rules: `Urn::key()`):
--- lower-case "urn" and NID, the namespace's rule of that version where the NSS is valid for
--- that namespace (urn-core's table: uuid, isbn, issn, ietf, nbn, lex, mpeg; V2 also doi and
--- lei), upper-case hex in every %XX, no r-, q- or f-component. The parameter is the `urn`
+-- urn_key_v1(urn), …, one per version of the key rules: the canonical key, equal to
+-- urn_core's `Urn::key_with` under that version (the newest: `Urn::key()`): lower-case "urn"
+-- and NID, the namespace's rule of that version (urn-core's table) where the NSS is valid for
+-- that namespace, upper-case hex in every %XX, no r-, q- or f-component. The parameter is the `urn`
 -- domain, so text arguments are checked (garbage raises the domain's check_violation instead
 -- of yielding a wrong key).
 --

@@ -5,7 +5,7 @@
 //! NIDs and every length the fast paths test comes from the table, so a namespace or a rule
 //! added there reaches the SQL with no edit here (a new shape of rule, a new [`KeyRule`]
 //! variant, is rendered here once). The portable migration holds the rendered text (a test
-//! checks it byte for byte; `URN_SQL_BLESS=1 cargo test -p urn-sql --lib postgres` writes it).
+//! checks it byte for byte; `bash .ci/bless` writes it).
 //!
 //! Two fast paths are written by shape, not by namespace, and each is held to the table:
 //! - A check-digit form whose weights alternate 1 and 3 towards its last character, modulus 10

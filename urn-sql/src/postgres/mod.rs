@@ -351,8 +351,8 @@ pub(crate) fn install_sql() -> String {
 #[cfg(test)]
 mod tests {
     /// The migration is the rendering of its template and urn-core's tables, whole
-    /// (`install.rs`). `URN_SQL_BLESS=1 cargo test -p urn-sql --lib postgres` writes it after
-    /// a change to the template, a renderer or urn-core.
+    /// (`install.rs`). `bash .ci/bless` (`URN_SQL_BLESS=1`) writes it after a change to the
+    /// template, a renderer or urn-core.
     #[test]
     fn the_migration_is_rendered_whole() {
         let path = concat!(
@@ -371,12 +371,12 @@ mod tests {
         }
         assert!(
             super::UP == rendered,
-            "up.sql is not the rendering: URN_SQL_BLESS=1 cargo test -p urn-sql --lib postgres"
+            "up.sql is not the rendering: bash .ci/bless"
         );
         let shipped = std::fs::read_to_string(format!("{sql}urn_pg.sql")).unwrap_or_default();
         assert!(
             shipped == extension,
-            "urn_pg.sql is not the rendering: URN_SQL_BLESS=1 cargo test -p urn-sql --lib postgres"
+            "urn_pg.sql is not the rendering: bash .ci/bless"
         );
         for text in [&rendered, &extension] {
             assert!(!text.contains("@@"), "a part was not rendered");

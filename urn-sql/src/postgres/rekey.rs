@@ -36,7 +36,7 @@
 use urn_core::KeyRules;
 
 use crate::rekey::{
-    OnCollision, RekeyError, Restore, Rows, Step, foreign_side_table, referenced, refusal, what,
+    OnCollision, RekeyError, Rows, Step, foreign_side_table, referenced, refusal, what,
 };
 use crate::table::UrnTable;
 
@@ -48,12 +48,14 @@ pub(crate) const LOCK_BOUND_MS: u32 = 30_000;
 /// The rows the backfill updates in one transaction.
 const BATCH: u32 = 10_000;
 
-/// What the run sets on its connection (the role, `lock_timeout`), put back from the values the
-/// first step saved in session settings of urn-sql's own.
-pub(crate) const RESTORE: Restore = Restore {
-    read: None,
-    statements: |_| &[RESTORE_SQL],
-};
+for_the_sqlx_helpers! {
+    /// What the run sets on its connection (the role, `lock_timeout`), put back from the values the
+    /// first step saved in session settings of urn-sql's own.
+    pub(crate) const RESTORE: crate::rekey::Restore = crate::rekey::Restore {
+        read: None,
+        statements: |_| &[RESTORE_SQL],
+    };
+}
 
 /// The statement that puts back what the first step saved (in the script, the last one).
 const RESTORE_SQL: &str = "SELECT pg_catalog.set_config('lock_timeout', \

@@ -24,21 +24,23 @@
 use urn_core::KeyRules;
 
 use crate::rekey::{
-    OnCollision, RekeyError, Restore, Rows, Step, foreign_side_table, referenced, refusal, what,
+    OnCollision, RekeyError, Rows, Step, foreign_side_table, referenced, refusal, what,
 };
 use crate::table::UrnTable;
 
-/// What the run sets on its connection: `foreign_keys` off, put back on if it was on.
-pub(crate) const RESTORE: Restore = Restore {
-    read: Some("PRAGMA foreign_keys"),
-    statements: |was_on| {
-        if was_on {
-            &["PRAGMA foreign_keys = ON"]
-        } else {
-            &[]
-        }
-    },
-};
+for_the_sqlx_helpers! {
+    /// What the run sets on its connection: `foreign_keys` off, put back on if it was on.
+    pub(crate) const RESTORE: crate::rekey::Restore = crate::rekey::Restore {
+        read: Some("PRAGMA foreign_keys"),
+        statements: |was_on| {
+            if was_on {
+                &["PRAGMA foreign_keys = ON"]
+            } else {
+                &[]
+            }
+        },
+    };
+}
 
 /// A guard: a temporary trigger on a temporary table that aborts with `message` when a row
 /// with `kind` is inserted, and the insert that fires it when `problem` (a condition) holds.

@@ -8,13 +8,10 @@
 -- * urn_check(text)   NULL for a valid RFC 8141 URN (at most 65,536 bytes), otherwise
 --                     urn_core's message for it (rule and byte offset), as the parser says.
 -- * urn_valid(text)   whether the text is a valid URN (urn_check(v) IS NULL).
--- * urn_key_v2(text)  exactly urn_core's `Urn::key()`, under the current rules
---                     (`KeyRules::V2`): V1 plus the rules of lex names with jurisdiction
---                     units, mpeg names holding `_`, doi and lei. Text that is no URN raises
+-- * urn_key_v1(text), …, one per version of urn-core's `KeyRules`: exactly urn_core's
+--                     `Urn::key_with` under that version (RFC 8141 section 3 plus its
+--                     namespace rules; the newest is `Urn::key()`). Text that is no URN raises
 --                     SQLSTATE 45000 with urn_check's message.
--- * urn_key_v1(text)  exactly urn_core's `Urn::key_with(KeyRules::V1)`: RFC 8141 section 3
---                     plus the namespace rules of uuid, isbn, issn, ietf, nbn, lex and mpeg;
---                     text that is no URN is refused alike.
 -- * urn_refuse(text)  (a procedure) raises SQLSTATE 45000 with urn_check's message (a
 --                     character above U+FFFF shown escaped, as Rust's escape_unicode writes
 --                     it: a raised message is utf8mb3).
