@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Check testdata/find/snippets.jsonl: one JSON object a line with exactly the keys
-kind, text and urns; kind one of the known kinds; text one line of 20 to 300 characters;
-each URN label a substring of text, found in order (each search starts where the previous
+"""Check testdata/find/snippets.jsonl (or real.jsonl): one JSON object a line with the keys
+kind, text and urns (and, for copied text, its source); kind one of the known kinds; text one line of 20 to 300 characters;
+each URN label a substring of text, found in order, that starts with urn: or is the DOI
+after a doi.org/ link (each search starts where the previous
 label ended). Prints the counts; exits 1 if any line fails.
 
 Usage: python3 check_labels.py [path]   (default: snippets.jsonl beside this script)
@@ -12,7 +13,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-KINDS = ("catalogue", "reference", "readme", "html", "csv", "prose", "log")
+KINDS = ("catalogue", "reference", "readme", "html", "csv", "prose", "log", "xml", "json", "sql",
+         "markdown", "bibtex", "code")
 KEYS = {"kind", "text", "urns"}
 
 
@@ -25,8 +27,8 @@ def check_line(raw):
     if not isinstance(obj, dict):
         return ["not a JSON object"], None
     problems = []
-    if set(obj) != KEYS:
-        problems.append(f"keys are {sorted(obj)}, expected {sorted(KEYS)}")
+    if set(obj) - {"source"} != KEYS:
+        problems.append(f"keys are {sorted(obj)}, expected {sorted(KEYS)} (and a source)")
         return problems, None
     kind, text, urns = obj["kind"], obj["text"], obj["urns"]
     if kind not in KINDS:
@@ -41,9 +43,10 @@ def check_line(raw):
         return problems + ["urns is not a list of strings"], None
     pos = 0
     for urn in urns:
-        if not urn[:4].lower() == "urn:":
-            problems.append(f"label {urn!r} does not start with urn:")
         at = text.find(urn, pos)
+        in_doi_link = at >= 0 and text[:at].lower().endswith("doi.org/")
+        if not urn[:4].lower() == "urn:" and not in_doi_link:
+            problems.append(f"label {urn!r} does not start with urn: and follows no doi.org/")
         if at < 0:
             where = "in text" if urn in text else "after the previous label"
             problems.append(f"label {urn!r} not found {where} (searched from {pos})")

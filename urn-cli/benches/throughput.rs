@@ -123,6 +123,13 @@ fn find_in_text(c: &mut Criterion) {
     group.bench_function("urn find", |b| {
         b.iter(|| drained(env!("CARGO_BIN_EXE_urn"), &["find"]))
     });
+    // Another build of `urn` (an earlier commit's), measured in the same run: before/after.
+    if let Some(baseline) = std::env::var_os("URN_FIND_BASELINE") {
+        let baseline = baseline.to_string_lossy().into_owned();
+        group.bench_function("urn find (URN_FIND_BASELINE)", |b| {
+            b.iter(|| drained(&baseline, &["find"]))
+        });
+    }
     group.bench_function("grep -oE", |b| {
         b.iter(|| {
             drained(

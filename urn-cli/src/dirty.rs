@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde::Serialize;
-use urn_core::{FindOptions, KeyRules, ParseOptions, UrnEnd, UrnKey, find_with, repair};
+use urn_core::{
+    FIND_CONTEXT, FindOptions, KeyRules, ParseOptions, UrnKey, find_with, outside_urns, repair_with,
+};
 
 use crate::commands::{ErrorRecord, exit, format};
 use crate::input;
@@ -35,54 +37,77 @@ struct Hit<'a> {
 
 /// `urn find`: one JSON object per URN found in `files` (stdin when none), line by line;
 /// offsets are bytes in the line. A line that is not UTF-8 is searched in its UTF-8 stretches.
-/// Exit status 0 when any URN was found, 1 when none (as grep), 2 when a file cannot be read.
+/// A line is held a window at a time ([`window_len`]), so memory is bounded by `--max-len`
+/// however long the line. Exit status 0 when any URN was found, 1 when none (as grep), 2
+/// when a file cannot be read.
 pub(crate) fn find(
     files: &[PathBuf],
-    options: ParseOptions,
+    options: FindOptions,
     rules: KeyRules,
-    longest: bool,
 ) -> io::Result<ExitCode> {
-    let end = if longest {
-        UrnEnd::Longest
-    } else {
-        UrnEnd::Prose
-    };
-    let options = FindOptions::new().with_parse_options(options).with_end(end);
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut found = false;
+    let max_len = options.parse_options().max_len();
+    let window = window_len(max_len);
     let mut search = |reader: &mut dyn BufRead, file: Option<&str>| -> io::Result<()> {
         let mut buf = Vec::with_capacity(1 << 12);
         let mut line = 0;
         loop {
             buf.clear();
-            if reader.read_until(b'\n', &mut buf)? == 0 {
-                return Ok(());
+            // The line's offset of `buf[0]`, and where the URNs not yet written start.
+            let (mut base, mut from) = (0usize, 0usize);
+            let mut read_any = false;
+            loop {
+                let Some((_, done)) = input::read_some(reader, &mut buf, usize::MAX)? else {
+                    if !read_any {
+                        return Ok(());
+                    }
+                    break;
+                };
+                read_any = true;
+                if done {
+                    break;
+                }
+                if buf.len() >= window {
+                    // Search up to the last byte no URN holds (a character's first byte); go
+                    // on from there, with what `find` reads before a URN. Without one, the
+                    // line is one run of URN characters: no URN starts before its last
+                    // `max_len` bytes.
+                    let cut = buf
+                        .iter()
+                        .rposition(|&b| outside_urns(b) && !(0x80..0xc0).contains(&b));
+                    if let Some(cut) = cut {
+                        let piece = Piece {
+                            line: line + 1,
+                            base,
+                            from,
+                            file,
+                        };
+                        found |= piece.write(
+                            buf.get(..cut).unwrap_or_default(),
+                            options,
+                            rules,
+                            &mut out,
+                        )?;
+                    }
+                    let resume = match cut {
+                        Some(cut) if cut > FIND_CONTEXT => cut,
+                        _ => buf.len() - max_len,
+                    };
+                    from = base + resume;
+                    let keep = resume - FIND_CONTEXT;
+                    buf.drain(..keep);
+                    base += keep;
+                }
             }
             line += 1;
-            let mut base = 0;
-            for chunk in buf.utf8_chunks() {
-                let text = chunk.valid();
-                for hit in find_with(text, options) {
-                    found = true;
-                    let link = hit.link().map(|span| LinkRecord {
-                        start: base + span.start,
-                        end: base + span.end,
-                        text: text.get(span).unwrap_or_default(),
-                    });
-                    let record = Hit {
-                        line,
-                        start: base + hit.start(),
-                        end: base + hit.end(),
-                        text: hit.as_str(),
-                        key: hit.urn().key_with(rules),
-                        link,
-                        file,
-                    };
-                    crate::json::to_writer(&mut out, &record)?;
-                    out.write_all(b"\n")?;
-                }
-                base += text.len() + chunk.invalid().len();
-            }
+            let piece = Piece {
+                line,
+                base,
+                from,
+                file,
+            };
+            found |= piece.write(&buf, options, rules, &mut out)?;
         }
     };
     if files.is_empty() {
@@ -102,6 +127,66 @@ pub(crate) fn find(
     }
     out.flush()?;
     Ok(exit(!found))
+}
+
+/// The most of a line `urn find` holds before it searches a piece: room for two URNs of
+/// `max_len` bytes and what `find` reads before each, and at least 64 KiB.
+fn window_len(max_len: usize) -> usize {
+    max_len
+        .saturating_add(FIND_CONTEXT)
+        .saturating_mul(2)
+        .max(1 << 16)
+}
+
+/// A piece of a line to search: which line, the line's offset of its first byte, where the
+/// URNs not yet written start, and the file.
+struct Piece<'f> {
+    line: usize,
+    base: usize,
+    from: usize,
+    file: Option<&'f str>,
+}
+
+impl Piece<'_> {
+    /// Writes the URNs found in `bytes` (the piece) that start at `from` or later, in its
+    /// UTF-8 stretches; returns whether it wrote any.
+    fn write(
+        &self,
+        bytes: &[u8],
+        options: FindOptions,
+        rules: KeyRules,
+        out: &mut impl Write,
+    ) -> io::Result<bool> {
+        let mut wrote = false;
+        let mut base = self.base;
+        for chunk in bytes.utf8_chunks() {
+            let text = chunk.valid();
+            for hit in find_with(text, options) {
+                if base + hit.start() < self.from {
+                    continue;
+                }
+                wrote = true;
+                let link = hit.link().map(|span| LinkRecord {
+                    start: base + span.start,
+                    end: base + span.end,
+                    text: text.get(span).unwrap_or_default(),
+                });
+                let record = Hit {
+                    line: self.line,
+                    start: base + hit.start(),
+                    end: base + hit.end(),
+                    text: hit.as_str(),
+                    key: hit.urn().key_with(rules),
+                    link,
+                    file: self.file,
+                };
+                crate::json::to_writer(&mut *out, &record)?;
+                out.write_all(b"\n")?;
+            }
+            base += text.len() + chunk.invalid().len();
+        }
+        Ok(wrote)
+    }
 }
 
 /// One fix of `urn fix`.
@@ -125,13 +210,17 @@ struct Repaired<'a> {
 
 /// `urn fix`: one JSON object per input: the URN `repair` makes of it and every fix, or the
 /// parser's error. Exit status 0 when every input is a URN after the fixes, 1 when any is not.
-pub(crate) fn fix(args: &[String], stdin_json: bool) -> io::Result<ExitCode> {
+pub(crate) fn fix(
+    args: &[String],
+    stdin_json: bool,
+    options: ParseOptions,
+) -> io::Result<ExitCode> {
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut any_bad = false;
-    input::for_each(args, format(stdin_json), ParseOptions::new(), |input| {
+    input::for_each(args, format(stdin_json), options, |input| {
         let record = match &input.text {
             Ok(text) => {
-                let repaired = repair(text);
+                let repaired = repair_with(text, options);
                 any_bad |= repaired.urn().is_none();
                 let record = Repaired {
                     input: text,
@@ -150,7 +239,10 @@ pub(crate) fn fix(args: &[String], stdin_json: bool) -> io::Result<ExitCode> {
                     error: repaired.error().map(|e| ErrorRecord {
                         kind: e.kind().name(),
                         offset: e.offset(),
-                        message: e.to_string(),
+                        // A URN the namespace refuses: its rule, not the generic message.
+                        message: repaired
+                            .refused()
+                            .map_or_else(|| e.to_string(), ToString::to_string),
                     }),
                 };
                 crate::json::to_string(&record)?

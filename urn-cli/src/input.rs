@@ -128,26 +128,43 @@ fn read_line(
 ) -> io::Result<Option<usize>> {
     let mut length = 0;
     loop {
-        let chunk = match reader.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
+        let Some((taken, done)) = read_some(reader, buf, limit)? else {
             return Ok((length > 0).then_some(length));
-        }
-        let (taken, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(at) => (at + 1, true),
-            None => (chunk.len(), false),
         };
-        let room = limit.saturating_sub(buf.len());
-        buf.extend_from_slice(chunk.get(..taken.min(room)).unwrap_or_default());
-        reader.consume(taken);
         length += taken;
         if done {
             return Ok(Some(length));
         }
     }
+}
+
+/// Reads what `reader` holds of the current line (through its `\n`) into `buf`, keeping
+/// `buf` at most `limit` bytes long and reading past the rest: the one line reader of every
+/// subcommand (`urn find` holds a window of a line with it). Returns how many bytes were read
+/// and whether the line ended, or `None` at the end of input.
+pub(crate) fn read_some(
+    reader: &mut (impl BufRead + ?Sized),
+    buf: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<Option<(usize, bool)>> {
+    let chunk = loop {
+        match reader.fill_buf() {
+            Ok(chunk) => break chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    };
+    if chunk.is_empty() {
+        return Ok(None);
+    }
+    let (taken, done) = match chunk.iter().position(|&b| b == b'\n') {
+        Some(at) => (at + 1, true),
+        None => (chunk.len(), false),
+    };
+    let room = limit.saturating_sub(buf.len());
+    buf.extend_from_slice(chunk.get(..taken.min(room)).unwrap_or_default());
+    reader.consume(taken);
+    Ok(Some((taken, done)))
 }
 
 /// A line's text: the line itself, or the string its JSON literal holds. Bytes that are not

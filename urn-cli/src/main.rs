@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use urn_core::{KeyRules, KnownNamespace, ParseOptions, Syntax};
+use urn_core::{FindOptions, KeyRules, KnownNamespace, ParseOptions, Syntax, UrnEnd};
 
 /// Work with URNs (RFC 8141; RFC 2141 with --syntax rfc2141).
 ///
@@ -97,8 +97,12 @@ enum Command {
         {\"line\":1,\"start\":30,\"end\":54,\"text\":\"urn:nbn:de:bvb:19-146642\",\"key\":\"urn:nbn:de:bvb:19-146642\",\
         \"link\":{\"start\":4,\"end\":54,\"text\":\"https://nbn-resolving.org/urn:nbn:de:bvb:19-146642\"}}\n  \
         {\"line\":1,\"start\":59,\"end\":81,\"text\":\"URN:ISBN:0-395-36341-1\",\"key\":\"urn:isbn:0395363411\",\"link\":null}\n\n\
-        A URN starts at urn: where a word starts and ends, in prose, without a trailing . , ; : ! ?\n\
-        or an unbalanced ) or ' (--longest keeps them). With files, each object names its \"file\".\n\n\
+        A URN starts at urn: where a word starts. In prose it ends where what the byte before it\n\
+        opened closes (' \" ( [ < { * _ ` , ; | a tab, or = closed by &: xmlns='urn:xmpp:ping'/>\n\
+        gives urn:xmpp:ping),\n\
+        and without a trailing . , ; : ! ? or an unbalanced ) ' or * (--longest keeps them all).\n\
+        A doi.org link is a hit too: text urn:doi: and the DOI, span the DOI (--as-written: not).\n\
+        With files, each object names its \"file\".\n\n\
         Exit status: 0 when any URN was found, 1 when none, 2 when a file cannot be read.")]
     Find {
         #[command(flatten)]
@@ -108,6 +112,9 @@ enum Command {
         /// End each URN where the parser's longest match ends (trailing punctuation kept).
         #[arg(long)]
         longest: bool,
+        /// Only URNs written as URNs (not the DOI of a doi.org link).
+        #[arg(long)]
+        as_written: bool,
         /// Files to read; stdin when none.
         files: Vec<std::path::PathBuf>,
     },
@@ -120,6 +127,8 @@ enum Command {
         {\"kind\":\"missing_prefix\",\"start\":1,\"end\":1,\"before\":\"\",\"after\":\"urn:\"}],\"error\":null}\n\n\
         Exit status: 0 when every input is a URN after the fixes, 1 when any is not.")]
     Fix {
+        #[command(flatten)]
+        syntax: SyntaxArg,
         /// Read each stdin line as a JSON string literal (so inputs may hold newlines or NUL).
         #[arg(long)]
         stdin_json: bool,
@@ -390,9 +399,25 @@ fn main() -> ExitCode {
             syntax,
             rules,
             longest,
+            as_written,
             files,
-        } => dirty::find(files, (*syntax).into(), rules.rules, *longest),
-        Command::Fix { stdin_json, inputs } => dirty::fix(inputs, *stdin_json),
+        } => {
+            let end = if *longest {
+                UrnEnd::Longest
+            } else {
+                UrnEnd::Prose
+            };
+            let options = FindOptions::new()
+                .with_parse_options((*syntax).into())
+                .with_end(end)
+                .with_as_written(*as_written);
+            dirty::find(files, options, rules.rules)
+        }
+        Command::Fix {
+            syntax,
+            stdin_json,
+            inputs,
+        } => dirty::fix(inputs, *stdin_json, (*syntax).into()),
         Command::Sql {
             dialect,
             table,

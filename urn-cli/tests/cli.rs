@@ -767,16 +767,13 @@ fn any_length_by_default_and_max_len_caps() {
 /// past, reported with the parser's message and its length, and the next lines are processed,
 /// under an address-space limit of 60 MB (the whole-line reader it replaced aborted there,
 /// "memory allocation of 67108864 bytes failed"). JSON lines and short lines keep working.
+/// `urn <args>` under `ulimit -v` (KiB), with `stdin`.
 #[cfg(target_os = "linux")]
-#[test]
-fn max_len_bounds_the_memory_a_line_can_take() {
-    let mut stdin = b"urn:example:x".to_vec();
-    stdin.resize(100_000_000, b'a');
-    stdin.extend_from_slice(b"\nurn:example:after\r\nURN:EXAMPLE:after\n");
+fn limited(kib: u32, args: &str, stdin: Vec<u8>) -> Output {
     let mut child = Command::new("sh")
         .args([
             "-c",
-            "ulimit -v 60000 && exec \"$0\" dedup --max-len 65536",
+            &format!("ulimit -v {kib} && exec \"$0\" {args}"),
             env!("CARGO_BIN_EXE_urn"),
         ])
         .stdin(Stdio::piped())
@@ -790,6 +787,108 @@ fn max_len_bounds_the_memory_a_line_can_take() {
     });
     let o = child.wait_with_output().unwrap();
     writer.join().unwrap();
+    o
+}
+
+/// A 100 MB line is searched a window at a time: in a 60 MB address space, every URN of it
+/// is found (it aborted, holding the whole line).
+#[cfg(target_os = "linux")]
+#[test]
+fn find_holds_a_window_of_a_long_line() {
+    let unit = format!(
+        "see urn:example:a-1 (https://doi.org/10.1/x) and 'urn:isbn:0-395-36341-1', {}",
+        "and words ".repeat(100)
+    );
+    let mut stdin = Vec::with_capacity(100_000_100);
+    let mut units = 0;
+    while stdin.len() < 100_000_000 {
+        stdin.extend_from_slice(unit.as_bytes());
+        units += 1;
+    }
+    stdin.push(b'\n');
+    let o = limited(60_000, "find --max-len 65536", stdin);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 3 * units);
+    assert!(
+        stdout(&o)
+            .lines()
+            .last()
+            .unwrap()
+            .contains("urn:isbn:0-395-36341-1")
+    );
+}
+
+/// Searched in windows, a long line gives what urn-core's `find` gives on the whole line:
+/// URNs, links and runs of URN characters across every cut, and a run longer than any
+/// window.
+#[test]
+fn find_in_windows_is_find_on_the_line() {
+    let pieces = [
+        "urn:example:a ",
+        "https://nbn-resolving.org/urn:nbn:de:1-2 ",
+        "x=urn:example:b&y ",
+        "{https://doi.org/10.1000/182} ",
+        "\"urn:xmpp:ping\" ",
+        "é urn:example:c ",
+        "urn:example:",
+    ];
+    let mut line = String::new();
+    let mut state = 7u64;
+    while line.len() < 3_000_000 {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        let pick = (state >> 33) as usize;
+        match pick % 11 {
+            // A run of URN characters longer than a window, now and then.
+            0 if pick.is_multiple_of(7) => line.push_str(&"a".repeat(70_000 + pick % 50_000)),
+            // Link heads far from their URN.
+            1 => line.push_str(&format!(
+                "https://example.org/{}/",
+                "p".repeat(pick % 3_000)
+            )),
+            n => line.push_str(pieces[n % pieces.len()]),
+        }
+    }
+    let mut stdin = line.clone().into_bytes();
+    stdin.push(b'\n');
+    // A small cap (windows of 64 KiB), and the default one (windows of 135 KB; runs of URN
+    // characters longer than the cap).
+    for max_len in [4096, 65536] {
+        let options = urn_core::FindOptions::new()
+            .with_parse_options(urn_core::ParseOptions::new().with_max_len(max_len));
+        let expected: Vec<(usize, usize, String)> = urn_core::find_with(&line, options)
+            .map(|f| (f.start(), f.end(), f.as_str().to_owned()))
+            .collect();
+        let o = urn(&["find", "--max-len", &max_len.to_string()], &stdin);
+        let got: Vec<(usize, usize, String)> = json_lines(&o)
+            .iter()
+            .map(|h| {
+                (
+                    h["start"].as_u64().unwrap() as usize,
+                    h["end"].as_u64().unwrap() as usize,
+                    h["text"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        assert!(expected.len() > 1000, "{}", expected.len());
+        let first_difference = got.iter().zip(&expected).position(|(a, b)| a != b);
+        assert!(
+            got == expected,
+            "--max-len {max_len}: {} hits, {} expected; first difference at {first_difference:?}",
+            got.len(),
+            expected.len(),
+        );
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn max_len_bounds_the_memory_a_line_can_take() {
+    let mut stdin = b"urn:example:x".to_vec();
+    stdin.resize(100_000_000, b'a');
+    stdin.extend_from_slice(b"\nurn:example:after\r\nURN:EXAMPLE:after\n");
+    let o = limited(60_000, "dedup --max-len 65536", stdin);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert_eq!(
         stderr(&o),
@@ -1037,6 +1136,23 @@ fn find_prints_each_urn_with_its_line_span_key_and_link() {
     assert_eq!(json_lines(&o)[0]["text"], "urn:example:a.");
     let o = urn(&["find", "--rules", "v1"], b"urn:doi:10.1/ABC\n");
     assert_eq!(json_lines(&o)[0]["key"], "urn:doi:10.1/ABC");
+    // A doi.org link is a hit (its span the DOI); --as-written keeps only `urn:…`.
+    let o = urn(&["find"], b"url = {https://doi.org/10.1038/nphys1170}\n");
+    let hit = &json_lines(&o)[0];
+    assert_eq!(
+        (&hit["text"], &hit["start"], &hit["end"]),
+        (
+            &serde_json::json!("urn:doi:10.1038/nphys1170"),
+            &serde_json::json!(23),
+            &serde_json::json!(40)
+        )
+    );
+    assert_eq!(hit["link"]["text"], "https://doi.org/10.1038/nphys1170");
+    let o = urn(
+        &["find", "--as-written"],
+        b"url = {https://doi.org/10.1038/nphys1170}\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
     let dir = std::env::temp_dir().join(format!("urn-find-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("notes.txt");
@@ -1050,11 +1166,11 @@ fn find_prints_each_urn_with_its_line_span_key_and_link() {
 fn fix_prints_the_urn_every_fix_or_the_error() {
     let o = urn(
         &["fix", "--stdin-json"],
-        b"\"URN : ISBN : 0\\u20133953634111\"\n\"urn:example:\"\n",
+        b"\"URN : ISBN : 0\\u2013395363411\"\n\"urn:example:\"\n",
     );
     assert_eq!(o.status.code(), Some(1));
     let records = json_lines(&o);
-    assert_eq!(records[0]["urn"], "URN:ISBN:0-3953634111");
+    assert_eq!(records[0]["urn"], "URN:ISBN:0-395363411");
     let kinds: Vec<&str> = records[0]["fixes"]
         .as_array()
         .unwrap()
@@ -1071,4 +1187,47 @@ fn fix_prints_the_urn_every_fix_or_the_error() {
     assert_eq!(records[1]["fixes"], serde_json::json!([]));
     assert_eq!(records[1]["error"]["kind"], "empty_nss");
     assert_eq!(records[1]["error"]["offset"], 12);
+}
+
+/// What people paste: links, a URN encoded whole, quotes, a stray space; and a repair its
+/// namespace refuses is no URN, with the namespace's message.
+#[test]
+fn fix_takes_what_people_paste() {
+    let o = urn(
+        &[
+            "fix",
+            "http://urn.fi/URN:NBN:fi-fe2021040112345",
+            "https://doi.org/10.1016/j.cell.2020.01.001",
+            "urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange",
+            "\"urn:xmpp:carbons:2\"",
+            "urn:ietf:rfc: 7230",
+            "URN:LEI:[20-digit LEI code]",
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let records = json_lines(&o);
+    let urns: Vec<serde_json::Value> = records.iter().map(|r| r["urn"].clone()).collect();
+    let expected = serde_json::json!([
+        "URN:NBN:fi-fe2021040112345",
+        "urn:doi:10.1016/j.cell.2020.01.001",
+        "urn:ietf:params:oauth:grant-type:token-exchange",
+        "urn:xmpp:carbons:2",
+        "urn:ietf:rfc:7230",
+        null,
+    ]);
+    assert_eq!(serde_json::Value::from(urns), expected);
+    assert_eq!(records[0]["fixes"][0]["kind"], "link");
+    assert_eq!(records[2]["fixes"][0]["kind"], "decoded");
+    assert_eq!(records[5]["error"]["kind"], "invalid_nss");
+    assert_eq!(
+        records[5]["error"]["message"],
+        "invalid lei URN: an LEI holds only letters and digits (byte 8)"
+    );
+    // What `inspect` accepts, `fix` repairs: no cap unless --max-len gives one.
+    let long = format!(" urn:example:{}\n", "a".repeat(70_000));
+    let o = urn(&["fix"], long.as_bytes());
+    assert_eq!(o.status.code(), Some(0));
+    let o = urn(&["fix", "--max-len", "65536"], long.as_bytes());
+    assert_eq!(json_lines(&o)[0]["error"]["kind"], "too_long");
 }

@@ -6,7 +6,8 @@ use core::ops::Range;
 use crate::chars::{self, QF};
 use crate::error::ErrorKind;
 use crate::parse::ParseOptions;
-use crate::resolver::unwrap_link;
+use crate::resolver::{nss_link, unwrap_link};
+use crate::urn::Urn;
 use crate::urn_ref::UrnRef;
 
 /// Where a URN found in a text ends: see [`find`] for the rule.
@@ -25,24 +26,28 @@ pub enum UrnEnd {
 /// ```
 /// use urn_core::{FindOptions, Syntax, UrnEnd, find_with};
 /// let options = FindOptions::new().with_end(UrnEnd::Longest);
-/// let found: Vec<_> = find_with("see urn:example:a.", options).map(|f| f.as_str()).collect();
-/// assert_eq!(found, ["urn:example:a."]);
+/// let found: Vec<_> = find_with("see urn:example:a.", options).map(|f| f.span()).collect();
+/// assert_eq!(found, [4..18]);
 /// let legacy = FindOptions::new().with_parse_options(Syntax::Rfc2141.into());
-/// assert_eq!(find_with("urn:x:y/z", legacy).next().map(|f| f.as_str()), Some("urn:x:y"));
+/// let found = find_with("urn:x:y/z", legacy).next().unwrap();
+/// assert_eq!(found.as_str(), "urn:x:y");
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FindOptions {
     parse: ParseOptions,
     end: UrnEnd,
+    as_written: bool,
 }
 
 impl FindOptions {
-    /// RFC 8141 with the default length cap, [`UrnEnd::Prose`].
+    /// RFC 8141 with the default length cap, [`UrnEnd::Prose`], and the names that links
+    /// hold without `urn:` ([`Found::link`]).
     #[must_use]
     pub const fn new() -> Self {
         FindOptions {
             parse: ParseOptions::new(),
             end: UrnEnd::Prose,
+            as_written: false,
         }
     }
 
@@ -60,6 +65,28 @@ impl FindOptions {
         self
     }
 
+    /// Keep only URNs written as URNs (`urn:…`), not the names that links of a
+    /// [`LinkForm::Nss`](crate::LinkForm::Nss) resolver hold (`https://doi.org/10.1000/182`).
+    ///
+    /// ```
+    /// use urn_core::{FindOptions, find_with};
+    /// let text = "url = {https://doi.org/10.1038/nphys1170}";
+    /// assert_eq!(find_with(text, FindOptions::new()).map(|f| f.as_str().to_owned()).collect::<Vec<_>>(),
+    ///            ["urn:doi:10.1038/nphys1170"]);
+    /// assert_eq!(find_with(text, FindOptions::new().with_as_written(true)).count(), 0);
+    /// ```
+    #[must_use]
+    pub const fn with_as_written(mut self, as_written: bool) -> Self {
+        self.as_written = as_written;
+        self
+    }
+
+    /// Whether only URNs written as URNs are found.
+    #[must_use]
+    pub const fn as_written(&self) -> bool {
+        self.as_written
+    }
+
     /// The parser's options.
     #[must_use]
     pub const fn parse_options(&self) -> ParseOptions {
@@ -74,41 +101,68 @@ impl FindOptions {
 }
 
 /// A URN found in a text, and where.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found<'a> {
-    urn: UrnRef<'a>,
+    name: Name<'a>,
     start: usize,
+    end: usize,
     /// Where the resolver link around the URN starts, if there is one (it ends where the URN
     /// does).
     link_start: Option<usize>,
 }
 
+/// How a found URN is in the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Name<'a> {
+    /// Written: `urn:…`.
+    Written(UrnRef<'a>),
+    /// Its NSS, in a link of a [`LinkForm::Nss`](crate::LinkForm::Nss) resolver.
+    InLink(Urn),
+}
+
 impl<'a> Found<'a> {
-    /// The URN, parsed, borrowing the text.
+    /// The URN, parsed (borrowing the text where it is written there).
     #[must_use]
-    pub const fn urn(&self) -> UrnRef<'a> {
-        self.urn
+    pub fn urn(&self) -> UrnRef<'_> {
+        match &self.name {
+            Name::Written(urn) => *urn,
+            Name::InLink(urn) => urn.as_urn_ref(),
+        }
     }
 
-    /// The URN as written.
+    /// The URN as written, or, for the NSS in a link (`https://doi.org/10.1000/182`), the
+    /// resolver's URN prefix and the NSS as written there (`urn:doi:10.1000/182`).
     #[must_use]
-    pub const fn as_str(&self) -> &'a str {
-        self.urn.as_str()
+    pub fn as_str(&self) -> &str {
+        match &self.name {
+            Name::Written(urn) => urn.as_str(),
+            Name::InLink(urn) => urn.as_str(),
+        }
     }
 
-    /// The byte offset in the text where the URN starts.
+    /// The URN written in the text, borrowing it: `None` for the NSS in a link.
+    #[must_use]
+    pub const fn written(&self) -> Option<UrnRef<'a>> {
+        match &self.name {
+            Name::Written(urn) => Some(*urn),
+            Name::InLink(_) => None,
+        }
+    }
+
+    /// The byte offset in the text where the URN (or the NSS in a link) starts.
     #[must_use]
     pub const fn start(&self) -> usize {
         self.start
     }
 
-    /// The byte offset in the text just past the URN.
+    /// The byte offset in the text just past the URN (or the NSS in a link).
     #[must_use]
     pub const fn end(&self) -> usize {
-        self.start + self.urn.as_str().len()
+        self.end
     }
 
-    /// `start()..end()`: `&text[found.span()]` is the URN.
+    /// `start()..end()`: `&text[found.span()]` is the URN as written (the NSS, in a link that
+    /// holds no `urn:`).
     #[must_use]
     pub const fn span(&self) -> Range<usize> {
         self.start()..self.end()
@@ -132,6 +186,23 @@ impl<'a> Found<'a> {
 
 /// How far before a URN its link may start (a longer head is not looked at).
 const MAX_LINK_HEAD: usize = 2048;
+
+/// How far before a URN [`find`] reads (its link's head, the byte that opens it): a reader
+/// that searches a long text in pieces, each cut at a byte where [`outside_urns`] holds,
+/// finds the same URNs past the cut when it searches again from this many bytes before it.
+pub const FIND_CONTEXT: usize = MAX_LINK_HEAD + 8;
+
+/// Whether no URN [`find`] yields holds the byte `b` (nor the NSS of a link): a found URN
+/// starting before such a byte ends at it at the latest.
+///
+/// ```
+/// assert!(urn_core::outside_urns(b' ') && urn_core::outside_urns(b'"'));
+/// assert!(!urn_core::outside_urns(b':') && !urn_core::outside_urns(b'%'));
+/// ```
+#[must_use]
+pub const fn outside_urns(b: u8) -> bool {
+    !in_urn(b)
+}
 
 /// What the search knows of the text before the URNs it found, for their links: a link's head
 /// is read backwards from the URN only as far as the last URN it read it for, so each byte is
@@ -200,24 +271,34 @@ impl LinkScan {
 /// over the characters a URN may hold (the byte table of [`patterns`](crate::patterns): its
 /// `pchar`s, `/`, `?`, `#` and `%`), and then:
 ///
-/// - [`UrnEnd::Prose`] (the default) gives back what prose puts after a name: a trailing `.`,
-///   `,`, `;`, `:`, `!` or `?`, a `)` that closes no `(` of the URN, and a `'` that closes no
-///   `'` of it (an odd count), again and again until none is left. `]`, `>`, `"`, white space
-///   and every non-ASCII character end a URN anyway: RFC 8141 allows none of them.
+/// - [`UrnEnd::Prose`] (the default): where the byte before `urn:` opens a quotation, a
+///   bracket, an emphasis or a field (`'`, `"`, `(`, `[`, `<`, `{`, `*`, `_`, `` ` ``, `,`,
+///   `;`, `|`, a tab; `=`, a query value, closed by `&`), the URN ends before the first byte
+///   that closes it (the same byte; the matching bracket, past the pairs the URN opens and
+///   closes itself), if a URN is there:
+///   `xmlns='urn:xmpp:ping'/>`, `('urn:nbn:fi','…')`, `42,urn:isbn:…,The Hobbit`. Then prose
+///   gives back what it puts after a name: a trailing `.`, `,`, `;`, `:`, `!` or `?`, a `)`
+///   that closes no `(` of the URN, and a `'` or `*` that closes none of the URN (an odd
+///   count), again and again until none is left. `]`, `>`, `"`, white space and every
+///   non-ASCII character end a URN anyway: RFC 8141 allows none of them.
 /// - [`UrnEnd::Longest`] keeps them: the longest run that parses.
 ///
 /// What is left is parsed with the given [`ParseOptions`]; where the parser stops at a byte
 /// inside it (a bare `?`, a `%` without two hex digits, a second `#`), the URN is what comes
 /// before that byte, given back as above once more. A URN in a resolver link
 /// (`https://nbn-resolving.org/urn:nbn:…`, or any link with `/urn:…`) is found too, and
-/// [`Found::link`] spans the link. A start that yields no URN is passed over;
+/// [`Found::link`] spans the link; so is the name a link of a
+/// [`LinkForm::Nss`](crate::LinkForm::Nss) resolver holds without `urn:`
+/// (`https://doi.org/10.1038/nphys1170` is `urn:doi:10.1038/nphys1170`; its span is the DOI
+/// in the link, ended as above and at the link's `?` or `#`) unless
+/// [`FindOptions::with_as_written`] says not to. A start that yields no URN is passed over;
 /// nothing yielded ever fails to parse. A run of URN characters longer than the parser's
 /// length cap yields nothing (a URN is never cut to fit).
 ///
 /// ```
 /// use urn_core::find;
 /// let text = "Cited as URN:ISBN:0-395-36341-1 (print), see urn:example:a(1).";
-/// let found: Vec<_> = find(text).map(|f| (f.start(), f.as_str())).collect();
+/// let found: Vec<_> = find(text).map(|f| (f.start(), &text[f.span()])).collect();
 /// assert_eq!(found, [(9, "URN:ISBN:0-395-36341-1"), (45, "urn:example:a(1)")]);
 /// assert_eq!(find(text).next().map(|f| f.urn().key().to_string()),
 ///            Some("urn:isbn:0395363411".to_owned()));
@@ -258,15 +339,49 @@ const fn in_urn(b: u8) -> bool {
     chars::is(b, QF) || b == b'%' || b == b'#'
 }
 
+/// The byte that closes what `opener` opens, if the byte before a URN opens a quotation, a
+/// bracket, an emphasis or a field ([`find`]'s rule).
+const fn closer(opener: u8) -> Option<u8> {
+    match opener {
+        b'\'' | b'"' | b'*' | b'_' | b'`' | b',' | b';' | b'|' | b'\t' => Some(opener),
+        b'(' => Some(b')'),
+        b'[' => Some(b']'),
+        b'<' => Some(b'>'),
+        b'{' => Some(b'}'),
+        // A query value: `…&srsName=urn:ogc:def:crs:EPSG::4326&bbox=…`.
+        b'=' => Some(b'&'),
+        _ => None,
+    }
+}
+
+/// Where in `run` (a URN's run of URN characters) what `opener` opened closes: the first
+/// `closer` after `urn:`, past the pairs a bracket opens and closes inside the URN.
+fn closed_at(run: &[u8], opener: u8) -> Option<usize> {
+    let close = closer(opener)?;
+    let mut depth = 0usize;
+    for (at, &b) in run.iter().enumerate().skip("urn:".len()) {
+        if b == close {
+            if depth == 0 {
+                return Some(at);
+            }
+            depth -= 1;
+        } else if b == opener {
+            depth += 1;
+        }
+    }
+    None
+}
+
 /// The length of `candidate` with what prose puts after a name given back ([`find`]'s rule).
 fn prose_len(candidate: &[u8]) -> usize {
     let mut len = candidate.len();
-    let (mut open, mut close, mut quotes) = (0usize, 0usize, 0usize);
+    let (mut open, mut close, mut quotes, mut stars) = (0usize, 0usize, 0usize, 0usize);
     for &b in candidate {
         match b {
             b'(' => open += 1,
             b')' => close += 1,
             b'\'' => quotes += 1,
+            b'*' => stars += 1,
             _ => {}
         }
     }
@@ -281,6 +396,10 @@ fn prose_len(candidate: &[u8]) -> usize {
                 quotes -= 1;
                 true
             }
+            b'*' if stars % 2 == 1 => {
+                stars -= 1;
+                true
+            }
             _ => false,
         };
         if !give_back {
@@ -292,12 +411,27 @@ fn prose_len(candidate: &[u8]) -> usize {
 }
 
 impl<'a> FindUrns<'a> {
-    /// The URN that starts at `start`, if one does, in the run that ends at `run_end`.
+    /// The URN that starts at `start`, if one does, in the run that ends at `run_end`: in
+    /// prose, first up to where what the byte before it opened closes, if that holds a URN.
     fn at(&self, start: usize, run_end: usize) -> Option<Found<'a>> {
         let run = self.text.get(start..run_end)?;
         if run.len() > self.options.parse.max_len() {
             return None;
         }
+        if self.options.end == UrnEnd::Prose
+            && let Some(opener) = start
+                .checked_sub(1)
+                .and_then(|b| self.text.as_bytes().get(b))
+            && let Some(cut) = closed_at(run.as_bytes(), *opener)
+            && let Some(found) = self.in_run(start, run.get(..cut)?)
+        {
+            return Some(found);
+        }
+        self.in_run(start, run)
+    }
+
+    /// The URN that starts `run` (at `start` in the text), if one does.
+    fn in_run(&self, start: usize, run: &'a str) -> Option<Found<'a>> {
         // The parser first (it stops at the first byte that breaks a rule, so a start that is
         // no URN costs little however long the run), then prose's end, then the parser again
         // on what is left: each pass is over the URN found, which the search then skips.
@@ -314,8 +448,9 @@ impl<'a> FindUrns<'a> {
                     };
                     if end == len {
                         return Some(Found {
-                            urn,
+                            name: Name::Written(urn),
                             start,
+                            end: start + urn.as_str().len(),
                             link_start: None,
                         });
                     }
@@ -344,6 +479,49 @@ impl<'a> FindUrns<'a> {
             stripped = self.options.end == UrnEnd::Prose;
         }
     }
+
+    /// The name that a link of a [`LinkForm::Nss`](crate::LinkForm::Nss) resolver holds, if
+    /// the `:` at `colon` is that of the link's `http://` or `https://` (at a word start).
+    fn in_link(&self, colon: usize) -> Option<Found<'a>> {
+        let bytes = self.text.as_bytes();
+        if bytes.get(colon + 1..colon + 3) != Some(b"//".as_slice()) {
+            return None;
+        }
+        let scheme_start = [4, 5].into_iter().find_map(|len| {
+            let at = colon.checked_sub(len)?;
+            let word_start = at
+                .checked_sub(1)
+                .is_none_or(|b| bytes.get(b).is_some_and(|b| !b.is_ascii_alphanumeric()));
+            let scheme = bytes.get(at..colon)?;
+            (word_start
+                && (scheme.eq_ignore_ascii_case(b"http") || scheme.eq_ignore_ascii_case(b"https")))
+            .then_some(at)
+        })?;
+        let (resolver, nss_at) = nss_link(self.text.get(scheme_start..)?)?;
+        let nss_start = scheme_start + nss_at;
+        // The NSS: URN characters up to the link's query or fragment, ended as prose ends a
+        // name (the bytes before the link open nothing the search reads).
+        let tail = bytes.get(nss_start..)?;
+        let run = tail
+            .iter()
+            .position(|&b| !in_urn(b) || b == b'?' || b == b'#')
+            .unwrap_or(tail.len());
+        if run > self.options.parse.max_len() {
+            return None;
+        }
+        let nss_len = prose_len(tail.get(..run)?);
+        let nss = self.text.get(nss_start..nss_start + nss_len)?;
+        let mut name = alloc::string::String::with_capacity(resolver.urns.len() + nss.len());
+        name.push_str(resolver.urns);
+        name.push_str(nss);
+        let urn = Urn::parse_with(&name, self.options.parse).ok()?;
+        Some(Found {
+            name: Name::InLink(urn),
+            start: nss_start,
+            end: nss_start + nss_len,
+            link_start: Some(scheme_start),
+        })
+    }
 }
 
 impl<'a> Iterator for FindUrns<'a> {
@@ -352,11 +530,18 @@ impl<'a> Iterator for FindUrns<'a> {
     fn next(&mut self) -> Option<Found<'a>> {
         let bytes = self.text.as_bytes();
         loop {
-            // The next ':' at least three bytes in, preceded by "urn" (any case).
+            // The next ':' at least three bytes in, preceded by "urn" (any case), or that of
+            // a link's scheme.
             let from = self.pos.checked_add(3)?;
             let colon = from + bytes.get(from..)?.iter().position(|&b| b == b':')?;
             let start = colon - 3;
             self.pos = start + 1;
+            if !self.options.as_written
+                && let Some(found) = self.in_link(colon)
+            {
+                self.pos = found.end();
+                return Some(found);
+            }
             let word_start = match start.checked_sub(1) {
                 Some(before) => bytes
                     .get(before)

@@ -83,7 +83,7 @@ pub struct Readme;
 
 pub use encoding::{DecodeError, DecodeErrorKind, decode_nss, encode_nss};
 pub use error::{Component, ErrorKind, FromStringError, MESSAGE_PARTS, MessagePart, ParseError};
-pub use find::{FindOptions, FindUrns, Found, UrnEnd, find, find_with};
+pub use find::{FIND_CONTEXT, FindOptions, FindUrns, Found, UrnEnd, find, find_with, outside_urns};
 pub use key::UrnKey;
 pub use key_rule::{CheckDigits, DigitForm, Hyphens, KeyRule};
 pub use key_rules::{KeyRules, UnknownKeyRules};
@@ -100,7 +100,7 @@ macro_rules! reexport_aliases {
 known_namespaces!(reexport_aliases);
 pub use parse::{DEFAULT_MAX_LEN, ParseOptions, Syntax};
 pub use registry::{NidStatus, REGISTRY_DATE, RegistryEntry, nid_status, registry, registry_entry};
-pub use repair::{Fix, FixKind, Repair, repair};
+pub use repair::{Fix, FixKind, Repair, repair, repair_with};
 pub use resolver::{LinkError, LinkForm, RESOLVERS_DATE, Resolver, link, resolvers, unwrap_link};
 pub use urn::{Urn, UrnBuilder};
 pub use urn_ref::UrnRef;

@@ -6,9 +6,11 @@ use alloc::vec::Vec;
 use core::fmt::Write;
 
 use crate::chars;
-use crate::error::ParseError;
-use crate::namespaces::KnownNamespace;
+use crate::error::{ErrorKind, ParseError};
+use crate::namespaces::{KnownNamespace, NamespaceError};
+use crate::parse::ParseOptions;
 use crate::registry::{NidStatus, nid_status};
+use crate::resolver::unwrap_link;
 use crate::urn::Urn;
 use crate::urn_ref::UrnRef;
 
@@ -45,6 +47,17 @@ pub enum FixKind {
     /// as its UTF-8 bytes, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`, `[`, `]`, a `%`
     /// without two hex digits), encoded.
     PercentEncoded,
+    /// Quotes or brackets around the whole text (`"…"`, `'…'`, `(…)`, `[…]`, `<…>`, `{…}`,
+    /// `` `…` ``, `“…”`, `‘…’`, `«…»`), removed.
+    Quotes,
+    /// A sentence mark (`.`, `,`, `;`, `:`, `!`, `?`) at the end of a text that is no URN as
+    /// given, removed.
+    SentenceMark,
+    /// A resolver link ([`unwrap_link`](crate::unwrap_link)), made its URN.
+    Link,
+    /// A whole URN percent-encoded once (`urn%3Aietf%3A…`, as a query string carries it),
+    /// decoded.
+    Decoded,
 }
 
 impl FixKind {
@@ -64,6 +77,10 @@ impl FixKind {
             FixKind::DoubledPrefix => "doubled_prefix",
             FixKind::Label => "label",
             FixKind::PercentEncoded => "percent_encoded",
+            FixKind::Quotes => "quotes",
+            FixKind::SentenceMark => "sentence_mark",
+            FixKind::Link => "link",
+            FixKind::Decoded => "decoded",
         }
     }
 }
@@ -90,6 +107,7 @@ pub struct Fix {
 pub struct Repair {
     outcome: Result<Urn, ParseError>,
     fixes: Vec<Fix>,
+    refused: Option<NamespaceError>,
 }
 
 impl Repair {
@@ -105,10 +123,27 @@ impl Repair {
         &self.fixes
     }
 
-    /// The parser's error on the text as given, where no repair made it a URN.
+    /// The parser's error on the text as given, where no repair made it a URN; or, where the
+    /// fixes made a URN of a known namespace that the namespace refuses, an
+    /// [`ErrorKind::InvalidNss`] at the byte of that URN where its rule broke (see
+    /// [`Repair::refused`]).
     #[must_use]
     pub fn error(&self) -> Option<&ParseError> {
         self.outcome.as_ref().err()
+    }
+
+    /// The namespace's error on the URN the fixes made, where its known namespace refuses
+    /// it: that URN is not returned (it would name what the input did not).
+    ///
+    /// ```
+    /// let template = urn_core::repair("URN:LEI:[20-digit LEI code]");
+    /// assert_eq!(template.urn(), None);
+    /// assert_eq!(template.refused().map(|e| e.nid()), Some("lei"));
+    /// assert_eq!(template.error().map(|e| e.kind()), Some(urn_core::ErrorKind::InvalidNss));
+    /// ```
+    #[must_use]
+    pub fn refused(&self) -> Option<&NamespaceError> {
+        self.refused.as_ref()
     }
 
     /// The URN and its fixes, or the parser's error.
@@ -248,25 +283,59 @@ const fn is_urn_char(c: char) -> bool {
 /// ```
 #[must_use]
 pub fn repair(input: &str) -> Repair {
-    let given = UrnRef::parse(input);
+    repair_with(input, ParseOptions::new())
+}
+
+/// [`repair`] with the parser's `options`: the syntax, and the length cap the URN (and the
+/// text, less what the fixes can remove) must keep to.
+///
+/// ```
+/// use urn_core::{ParseOptions, repair, repair_with};
+/// let long = format!(" urn:example:{}", "a".repeat(70_000));
+/// assert!(repair(&long).urn().is_none()); // over the default 64 KiB
+/// assert!(repair_with(&long, ParseOptions::unlimited()).urn().is_some());
+/// ```
+#[must_use]
+pub fn repair_with(input: &str, options: ParseOptions) -> Repair {
+    let given = UrnRef::parse_with(input, options);
     if let Ok(urn) = given
         && !urn.nid().eq_ignore_ascii_case("urn")
     {
         return Repair {
             outcome: Ok(Urn::from(urn)),
             fixes: Vec::new(),
+            refused: None,
         };
     }
     let unrepaired = |given: Result<UrnRef<'_>, ParseError>| Repair {
         outcome: given.map(Urn::from),
         fixes: Vec::new(),
+        refused: None,
     };
     // The ends first, read in place: a text of megabytes of white space around a URN costs
     // no copy of them.
-    let (lead, middle_start) = leading(input);
-    let (trail, middle_end) = trailing(input, middle_start);
+    let (mut lead, middle_start) = leading(input);
+    let (mut trail, middle_end) = trailing(input, middle_start);
+    let (middle_start, middle_end) =
+        enclosure(input, middle_start, middle_end, &mut lead, &mut trail);
     let middle = input.get(middle_start..middle_end).unwrap_or("");
-    if cannot_fit(middle) {
+    // A link, or a URN encoded whole: the whole middle becomes the URN it stands for.
+    if let Some(urn) = whole(middle, options) {
+        let (kind, after) = (urn.1, urn.0.as_str().to_string());
+        lead.push(Run {
+            kind,
+            start: middle_start,
+            end: middle_end,
+            after,
+        });
+        lead.extend(trail);
+        return refused_by_namespace(Repair {
+            outcome: Ok(urn.0),
+            fixes: fixes(input, lead, &[], Vec::new()),
+            refused: None,
+        });
+    }
+    if cannot_fit(middle, options.max_len()) {
         return unrepaired(given);
     }
     // One allocation, of the exact size (and one more piece for a missing `urn:`).
@@ -286,23 +355,133 @@ pub fn repair(input: &str) -> Repair {
     for piece in &pieces {
         piece.push_to(&mut text);
     }
-    match (UrnRef::parse(&text), given) {
-        (Ok(urn), _) if !urn.nid().eq_ignore_ascii_case("urn") => Repair {
+    match (UrnRef::parse_with(&text, options), given) {
+        (Ok(urn), _) if !urn.nid().eq_ignore_ascii_case("urn") => refused_by_namespace(Repair {
             outcome: Ok(Urn::from(urn)),
             fixes: fixes(input, lead, &pieces, trail),
-        },
+            refused: None,
+        }),
         // A URN with the NID `urn` that is no doubled prefix: as it is.
         (_, given) => unrepaired(given),
     }
 }
 
+/// `repaired` unless its URN is of a known namespace that refuses it: then no URN, the
+/// namespace's error, and no fixes.
+fn refused_by_namespace(repaired: Repair) -> Repair {
+    match &repaired.outcome {
+        Ok(urn) => match urn.validate_namespace() {
+            Err(refused) => Repair {
+                outcome: Err(ParseError::new(ErrorKind::InvalidNss, refused.offset())),
+                fixes: Vec::new(),
+                refused: Some(refused),
+            },
+            Ok(()) => repaired,
+        },
+        Err(_) => repaired,
+    }
+}
+
+/// The closer of a quote or bracket that may stand around a pasted URN.
+const fn closer_of(opener: char) -> Option<char> {
+    Some(match opener {
+        '"' | '\'' | '`' => opener,
+        '(' => ')',
+        '[' => ']',
+        '<' => '>',
+        '{' => '}',
+        '\u{201c}' => '\u{201d}',
+        '\u{2018}' => '\u{2019}',
+        '\u{ab}' => '\u{bb}',
+        _ => return None,
+    })
+}
+
+/// Removes, from the ends of `input[start..end]`, a sentence mark at the end and quotes or
+/// brackets around the whole, again and again (`("urn:x:y").`): each removal a run added to
+/// `lead` or `trail`. Returns what is left. Linear: each step removes a character.
+fn enclosure(
+    input: &str,
+    mut start: usize,
+    mut end: usize,
+    lead: &mut Vec<Run>,
+    trail: &mut Vec<Run>,
+) -> (usize, usize) {
+    // Removals at the end, read from the end: put in input order at the last.
+    let mut closing: Vec<Run> = Vec::new();
+    loop {
+        let middle = input.get(start..end).unwrap_or("");
+        let mut ends = middle.chars();
+        let (Some(first), Some(last)) = (ends.next(), ends.next_back()) else {
+            break;
+        };
+        let kind = if matches!(last, '.' | ',' | ';' | ':' | '!' | '?') {
+            FixKind::SentenceMark
+        } else if closer_of(first) == Some(last) {
+            removed(lead, FixKind::Quotes, start, start + first.len_utf8());
+            start += first.len_utf8();
+            FixKind::Quotes
+        } else {
+            break;
+        };
+        let from = end - last.len_utf8();
+        // Read from the end: a run grows to the left.
+        match closing.last_mut() {
+            Some(run) if run.kind == kind && run.start == end => run.start = from,
+            _ => closing.push(Run {
+                kind,
+                start: from,
+                end,
+                after: String::new(),
+            }),
+        }
+        end = from;
+    }
+    closing.reverse();
+    closing.append(trail);
+    *trail = closing;
+    (start, end)
+}
+
+/// What a whole text stands for, if it is a resolver link ([`unwrap_link`]) or a URN
+/// percent-encoded once (`urn%3A…`, any case), and which fix made it so.
+fn whole(middle: &str, options: ParseOptions) -> Option<(Urn, FixKind)> {
+    let head = middle.get(..8).unwrap_or(middle).to_ascii_lowercase();
+    if head.starts_with("http://") || head.starts_with("https://") {
+        return unwrap_link(middle).ok().map(|urn| (urn, FixKind::Link));
+    }
+    if !middle.get(..6)?.eq_ignore_ascii_case("urn%3a") {
+        return None;
+    }
+    let bytes = middle.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        if b == b'%' {
+            let hex = bytes.get(at + 1..at + 3)?;
+            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                return None;
+            }
+            let hex = core::str::from_utf8(hex).ok()?;
+            decoded.push(u8::from_str_radix(hex, 16).ok()?);
+            at += 3;
+        } else {
+            decoded.push(b);
+            at += 1;
+        }
+    }
+    let text = String::from_utf8(decoded).ok()?;
+    let urn = Urn::parse_with(&text, options).ok()?;
+    Some((urn, FixKind::Decoded))
+}
+
 /// Whether what is left of a text once its ends are trimmed is too long to become a URN of
-/// at most [`DEFAULT_MAX_LEN`](crate::DEFAULT_MAX_LEN) bytes whatever the fixes: a lower
+/// at most `max_len` bytes whatever the fixes: a lower
 /// bound of the repaired length counts the characters no fix can remove (not white space, a
 /// control, an invisible character or a dash; not `u`, `r`, `n` or `:`, which a doubled
 /// prefix may be made of; less the longest label), at least one byte each. A text over that
 /// bound is refused as the parser refuses it, in one pass and no copy.
-fn cannot_fit(middle: &str) -> bool {
+fn cannot_fit(middle: &str, max_len: usize) -> bool {
     // Longer than any namespace's label, its `:` and the NID before it.
     const LABEL: usize = 64;
     let mut kept = 0usize;
@@ -319,7 +498,7 @@ fn cannot_fit(middle: &str) -> bool {
             || matches!(ascii.to_ascii_lowercase(), 'u' | 'r' | 'n' | ':');
         if !removable {
             kept += 1;
-            if kept > crate::DEFAULT_MAX_LEN + LABEL {
+            if kept > max_len.saturating_add(LABEL) {
                 return true;
             }
         }
@@ -543,11 +722,14 @@ fn nss(pieces: &mut [Piece], nid: &str, from: usize) {
         question = c == '?';
     }
     let (nss, components) = tail.split_at_mut(nss_end);
-    if let Some(ns) = KnownNamespace::from_nid(nid) {
+    let namespace = KnownNamespace::from_nid(nid);
+    if let Some(ns) = namespace {
         label(nss, ns);
-        if ns.grouped_by_dashes() {
-            dashes(nss);
-        }
+    }
+    spacing(nss);
+    spacing(components);
+    if namespace.is_some_and(KnownNamespace::grouped_by_dashes) {
+        dashes(nss);
     }
     // A `%` not followed by two hex digits (the next two characters still there), read from
     // the end; then what RFC 8141 allows only encoded.
@@ -562,6 +744,26 @@ fn nss(pieces: &mut [Piece], nid: &str, from: usize) {
         }
         next = [Some(c), next[0]];
     }
+}
+
+/// Removes white space next to a `:` in `pieces` (`urn:ietf:rfc: 7230`): it is a slip, and
+/// encoded it would name another resource. Two passes, each linear.
+fn spacing(pieces: &mut [Piece]) {
+    /// Removes the white space that follows a `:` in the order `pieces` come in.
+    fn after_colons<'p>(pieces: impl Iterator<Item = &'p mut Piece>) {
+        let mut after_colon = false;
+        for piece in pieces {
+            match piece.char() {
+                Some(c) if chars::is_whitespace(c) && after_colon => {
+                    piece.set(Now::Gone, FixKind::Spacing);
+                }
+                Some(c) => after_colon = c == ':',
+                None => {}
+            }
+        }
+    }
+    after_colons(pieces.iter_mut());
+    after_colons(pieces.iter_mut().rev());
 }
 
 /// Makes each run of dashes and white space in `nss` one `-` (an ASCII `-` of the run kept).

@@ -171,6 +171,16 @@ fn without_scheme(link: &str) -> Option<&str> {
     Some(strip_prefix_ci(rest, "www.").unwrap_or(rest))
 }
 
+/// The resolver of [`LinkForm::Nss`] form whose link starts `link` (its scheme first), and
+/// where in `link` the NSS starts: for finding names that links hold without `urn:`.
+pub(crate) fn nss_link(link: &str) -> Option<(&'static Resolver, usize)> {
+    let rest = without_scheme(link)?;
+    RESOLVERS
+        .iter()
+        .filter(|r| r.form == LinkForm::Nss)
+        .find_map(|r| strip_prefix_ci(rest, r.link).map(|tail| (r, link.len() - tail.len())))
+}
+
 /// Where the URN starts in a link of no known form: the first path segment, or query value,
 /// that starts with `urn:` (any case), after the host.
 fn generic_start(rest: &str) -> Option<usize> {

@@ -7,12 +7,13 @@ use urn_core::{
     unwrap_link,
 };
 
-/// What `find_with` yields: (start, text).
+/// What `find_with` yields of the URNs written as URNs: (start, text).
 fn hits(text: &str, options: FindOptions) -> Vec<(usize, &str)> {
-    find_with(text, options)
+    find_with(text, options.with_as_written(true))
         .map(|f| {
             assert_eq!(&text[f.span()], f.as_str());
-            (f.start(), f.as_str())
+            assert_eq!(f.written().map(|u| u.as_str()), Some(f.as_str()));
+            (f.start(), &text[f.span()])
         })
         .collect()
 }
@@ -34,8 +35,13 @@ fn where_urns_start() {
     assert_eq!(prose("1urn:example:a"), []);
     assert_eq!(prose("-urn:example:a"), [(1, "urn:example:a")]);
     assert_eq!(prose("éurn:example:a"), [(2, "urn:example:a")]);
+    // After `=`, a query value: it ends at `&`.
     assert_eq!(
         prose("id=urn:example:a&x=urn:example:b"),
+        [(3, "urn:example:a"), (19, "urn:example:b")]
+    );
+    assert_eq!(
+        longest("id=urn:example:a&x=urn:example:b"),
         [(3, "urn:example:a&x=urn:example:b")]
     );
     // Not a URN at that start: the search goes on.
@@ -74,6 +80,50 @@ fn where_urns_end_in_prose() {
     assert_eq!(prose("urn:example:a#b#c"), [(0, "urn:example:a#b")]);
     assert_eq!(prose("urn:ab:a?+"), [(0, "urn:ab:a")]);
     assert_eq!(prose("urn:ab:a?+?=q"), [(0, "urn:ab:a")]);
+}
+
+/// A URN ends where what the byte before it opened closes: the ways real text writes URNs
+/// (each was read past its delimiter before this rule).
+#[test]
+fn a_urn_ends_where_its_opener_closes() {
+    // XMPP's specifications (XEP-0199) write their namespaces in single quotes.
+    assert_eq!(
+        prose("<iq type='get'><ping xmlns='urn:xmpp:ping'/></iq>"),
+        [(28, "urn:xmpp:ping")]
+    );
+    // An SQL tuple.
+    assert_eq!(
+        prose("('urn:nbn:fi','URN-NBN-FI.','The National Library')"),
+        [(2, "urn:nbn:fi")]
+    );
+    // An unquoted CSV cell, and cells split by `;`, `|` and tabs.
+    assert_eq!(
+        prose("42,urn:isbn:0-395-36341-1,The Hobbit"),
+        [(3, "urn:isbn:0-395-36341-1")]
+    );
+    assert_eq!(
+        prose("a;urn:example:b;c|urn:example:d|e"),
+        [(2, "urn:example:b"), (18, "urn:example:d")]
+    );
+    // Markdown emphasis, opened before the URN or just before it.
+    assert_eq!(
+        prose("*see ?client=urn:amazon:webservices*"),
+        [(13, "urn:amazon:webservices")]
+    );
+    assert_eq!(
+        prose("_urn:example:a_ and *urn:example:b*"),
+        [(1, "urn:example:a"), (21, "urn:example:b")]
+    );
+    assert_eq!(prose("`urn:example:a`"), [(1, "urn:example:a")]);
+    // Brackets the URN opens and closes itself are its own.
+    assert_eq!(prose("(urn:example:f(x)y)"), [(1, "urn:example:f(x)y")]);
+    assert_eq!(prose("{urn:example:a}"), [(1, "urn:example:a")]);
+    // Where what is before the closer is no URN, the prose rule holds.
+    assert_eq!(prose("'urn:ex:'a''"), [(1, "urn:ex:'a'")]);
+    // After a byte that opens nothing, the URN keeps its characters.
+    assert_eq!(prose("see urn:example:it's,x"), [(4, "urn:example:it's,x")]);
+    // The longest match keeps today's meaning.
+    assert_eq!(longest("xmlns='urn:xmpp:ping'/>"), [(7, "urn:xmpp:ping'/")]);
 }
 
 #[test]
@@ -138,8 +188,89 @@ fn urns_in_resolver_links() {
     );
     assert_eq!(links("path/urn:example:x"), one("urn:example:x", None));
     assert_eq!(links("https:// /urn:example:x"), one("urn:example:x", None));
-    // A DOI link holds no URN as written: unwrap_link reads it.
-    assert_eq!(links("https://doi.org/10.1000/182"), []);
+}
+
+/// A link of a resolver that holds the NSS alone (doi.org, dx.doi.org) is a hit: the URN is
+/// the resolver's prefix and the NSS as written, its span the NSS, its link the link.
+#[test]
+fn dois_in_links_are_hits() {
+    let hits = |text: &str, options: FindOptions| -> Vec<(String, String, Option<String>)> {
+        find_with(text, options)
+            .map(|f| {
+                let link = f.link().map(|l| text[l].to_owned());
+                (f.as_str().to_owned(), text[f.span()].to_owned(), link)
+            })
+            .collect()
+    };
+    let doi =
+        |urn: &str, nss: &str, link: &str| (urn.to_owned(), nss.to_owned(), Some(link.to_owned()));
+    // BibTeX, as Crossref and arXiv export it; HTML; a reference list; an older host.
+    assert_eq!(
+        hits(
+            "  url = {https://doi.org/10.1038/nphys1170},",
+            FindOptions::new()
+        ),
+        [doi(
+            "urn:doi:10.1038/nphys1170",
+            "10.1038/nphys1170",
+            "https://doi.org/10.1038/nphys1170"
+        )]
+    );
+    assert_eq!(
+        hits(
+            "<a href=\"https://doi.org/10.5281/zenodo.1234567\">DOI</a>",
+            FindOptions::new()
+        ),
+        [doi(
+            "urn:doi:10.5281/zenodo.1234567",
+            "10.5281/zenodo.1234567",
+            "https://doi.org/10.5281/zenodo.1234567"
+        )]
+    );
+    assert_eq!(
+        hits(
+            "Nature 2009 (http://dx.doi.org/10.1038/NPHYS1170).",
+            FindOptions::new()
+        ),
+        [doi(
+            "urn:doi:10.1038/NPHYS1170",
+            "10.1038/NPHYS1170",
+            "http://dx.doi.org/10.1038/NPHYS1170"
+        )]
+    );
+    // The query and fragment are the link's; the key is the DOI's.
+    let text = "https://www.doi.org/10.1000/ABC?locatt=mode:legacy";
+    let found = find(text).next().unwrap();
+    assert_eq!(
+        (found.as_str(), found.urn().key().as_str()),
+        ("urn:doi:10.1000/ABC", "urn:doi:10.1000/abc")
+    );
+    assert_eq!(found.written(), None);
+    // Not a link of the table, not at a word start, nothing after the host: no hit.
+    assert_eq!(
+        hits("https://example.org/10.1000/182", FindOptions::new()),
+        []
+    );
+    assert_eq!(hits("xhttps://doi.org/10.1000/182", FindOptions::new()), []);
+    assert_eq!(hits("https://doi.org/", FindOptions::new()), []);
+    // As written: only `urn:…`.
+    let as_written = FindOptions::new().with_as_written(true);
+    assert_eq!(
+        hits(
+            "https://doi.org/10.1000/182 urn:isbn:0-395-36341-1",
+            as_written
+        )
+        .len(),
+        1
+    );
+    assert_eq!(
+        hits(
+            "https://doi.org/10.1000/182 urn:isbn:0-395-36341-1",
+            FindOptions::new()
+        )
+        .len(),
+        2
+    );
 }
 
 #[test]
@@ -192,8 +323,37 @@ fn prose_clean(p: &str) -> bool {
         Some(b'.' | b',' | b';' | b':' | b'!' | b'?') => false,
         Some(b')') => count(b')') <= count(b'('),
         Some(b'\'') => count(b'\'') % 2 == 0,
+        Some(b'*') => count(b'*') % 2 == 0,
         _ => true,
     }
+}
+
+/// The rule for a URN after an opener, as stated: where the first closer of the byte before
+/// `urn:` stands in `run`, after `urn:`, counting the brackets it opens and closes again.
+fn closes_at(opener: u8, run: &[u8]) -> Option<usize> {
+    let pairs = [
+        (b'(', b')'),
+        (b'[', b']'),
+        (b'<', b'>'),
+        (b'{', b'}'),
+        (b'=', b'&'),
+    ];
+    let close = match pairs.iter().find(|(o, _)| *o == opener) {
+        Some(&(_, c)) => c,
+        None if b"'\"*_`,;|\t".contains(&opener) => opener,
+        None => return None,
+    };
+    let mut open = 0;
+    for (j, &b) in run.iter().enumerate().skip(4) {
+        if b == close && open == 0 {
+            return Some(j);
+        } else if b == close {
+            open -= 1;
+        } else if b == opener {
+            open += 1;
+        }
+    }
+    None
 }
 
 /// `find_with` by brute force: at each word start of `urn:`, the longest prefix of the run
@@ -212,10 +372,19 @@ fn reference(text: &str, options: FindOptions) -> Vec<(usize, &str)> {
         let run_end = (i..bytes.len())
             .find(|&j| !in_urn(bytes[j]))
             .unwrap_or(bytes.len());
-        let hit = (i + 1..=run_end).rev().map(|end| &text[i..end]).find(|p| {
-            (options.end() == UrnEnd::Longest || prose_clean(p))
-                && UrnRef::parse_with(p, options.parse_options()).is_ok()
-        });
+        let longest_in = |run_end: usize| {
+            (i + 1..=run_end).rev().map(|end| &text[i..end]).find(|p| {
+                (options.end() == UrnEnd::Longest || prose_clean(p))
+                    && UrnRef::parse_with(p, options.parse_options()).is_ok()
+            })
+        };
+        let closed = match (options.end(), i.checked_sub(1)) {
+            (UrnEnd::Prose, Some(before)) => closes_at(bytes[before], &bytes[i..run_end]),
+            _ => None,
+        };
+        let hit = closed
+            .and_then(|cut| longest_in(i + cut))
+            .or_else(|| longest_in(run_end));
         match hit {
             Some(p) => {
                 out.push((i, p));
@@ -231,7 +400,8 @@ fn reference(text: &str, options: FindOptions) -> Vec<(usize, &str)> {
 fn texts() -> impl Strategy<Value = String> {
     let piece = prop::sample::select(vec![
         "urn:", "URN:", "ex", "ab", "a", "S", "1", ":", ".", ",", ";", "!", ")", "(", "'", "?",
-        "?+", "?=", "+", "=", "#", "%", "%2c", "zz", " ", "-", "/", "é", "<", ">", "\"", "[",
+        "?+", "?=", "+", "=", "#", "%", "%2c", "zz", " ", "-", "/", "é", "<", ">", "\"", "[", "*",
+        "_", "`", "|", "{", "\t",
     ]);
     prop::collection::vec(piece, 0..24).prop_map(|pieces| pieces.concat())
 }
@@ -280,6 +450,8 @@ mod inserted {
             let expected = if UrnRef::parse(&with).is_ok() { with.as_str() } else { urn.as_str() };
             prop_assert_eq!((found.start(), found.as_str()), (before.len(), expected));
             prop_assume!(prose_clean(urn.as_str()));
+            // Nor one that holds what closes the byte before it.
+            prop_assume!(closes_at(*before.as_bytes().last().unwrap(), urn.as_str().as_bytes()).is_none());
             let found = find(&text).next().unwrap();
             prop_assert_eq!((found.start(), found.as_str()), (before.len(), urn.as_str()));
         }

@@ -210,3 +210,40 @@ mod properties {
         }
     }
 }
+
+/// Near-misses as they are pasted, copied from public material (each line of
+/// `testdata/fix/near_misses.jsonl` names its source): the URN repair makes (or none), and
+/// the kinds of its fixes in input order.
+#[test]
+fn real_near_misses() {
+    let path = format!(
+        "{}/../testdata/fix/near_misses.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut wrong = Vec::new();
+    let mut count = 0;
+    for line in text.lines() {
+        let case: serde_json::Value = serde_json::from_str(line).unwrap();
+        let input = case["input"].as_str().unwrap();
+        let repaired = repair(input);
+        let got_kinds: Vec<&str> = repaired.fixes().iter().map(|f| f.kind.name()).collect();
+        let want_kinds: Vec<&str> = case["kinds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap())
+            .collect();
+        let got = repaired.urn().map(|u| u.as_str());
+        if got != case["urn"].as_str() || got_kinds != want_kinds {
+            wrong.push(format!("{input:?}: {got:?} {got_kinds:?}"));
+        }
+        // Every fix shows the input's text where it stands.
+        for fix in repaired.fixes() {
+            assert_eq!(&input[fix.start..fix.end], fix.before, "{input:?}");
+        }
+        count += 1;
+    }
+    assert!(count >= 40, "{count}");
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}

@@ -111,8 +111,18 @@ fn repair<'py>(py: Python<'py>, text: &Bound<'_, PyString>) -> PyResult<Bound<'p
         Some(e) => {
             let error = PyDict::new(py);
             error.set_item("kind", e.kind().name())?;
-            error.set_item("offset", at.at(e.offset()))?;
-            error.set_item("message", e.to_string())?;
+            // A URN its namespace refuses: the offset is into that URN (ASCII), the message
+            // the namespace's.
+            match repaired.refused() {
+                Some(refused) => {
+                    error.set_item("offset", e.offset())?;
+                    error.set_item("message", refused.to_string())?;
+                }
+                None => {
+                    error.set_item("offset", at.at(e.offset()))?;
+                    error.set_item("message", e.to_string())?;
+                }
+            }
             out.set_item("error", error)?;
         }
         None => out.set_item("error", py.None())?,

@@ -19,6 +19,8 @@ TEXTS: List[Optional[str]] = [
     None,
     "",
     "two: urn:example:a, 'urn:example:b'",
+    "url = {https://doi.org/10.1038/nphys1170}, <ping xmlns='urn:xmpp:ping'/>",
+    "42,urn:isbn:0-395-36341-1,The Hobbit; *urn:example:f(x)y*",
 ]
 
 REPAIRS: List[Optional[str]] = [
@@ -26,6 +28,8 @@ REPAIRS: List[Optional[str]] = [
     "URN : ISBN : 0-395-36341-1",
     "urn:example:a",
     "urn:example:a?b",
+    "\"https://doi.org/10.1000/182\".",
+    "URN:LEI:[20-digit LEI code]",
     None,
 ]
 
@@ -49,8 +53,8 @@ def test_find_gives_str_offsets_keys_and_links() -> None:
 
 
 def test_repair_lists_every_fix_with_str_offsets() -> None:
-    fixed = urnkit.repair("\u3000isbn:0\u20133953634111")
-    assert fixed["urn"] == "urn:isbn:0-3953634111"
+    fixed = urnkit.repair("\u3000isbn:0\u2013395363411")
+    assert fixed["urn"] == "urn:isbn:0-395363411"
     assert fixed["error"] is None
     assert fixed["fixes"] == [
         {"kind": "leading_whitespace", "start": 0, "end": 1, "before": "\u3000", "after": ""},
@@ -65,6 +69,17 @@ def test_repair_lists_every_fix_with_str_offsets() -> None:
     assert broken["error"]["kind"] == "bare_question_mark"
     assert broken["error"]["offset"] == 13
     assert broken["error"]["message"].startswith("invalid URN: '?' at byte 13")
+
+
+def test_what_people_paste() -> None:
+    text = "  url = {https://doi.org/10.1038/nphys1170}, <ping xmlns='urn:xmpp:ping'/>"
+    hits = urnkit.find(text)
+    assert [h["text"] for h in hits] == ["urn:doi:10.1038/nphys1170", "urn:xmpp:ping"]
+    assert text[hits[0]["start"] : hits[0]["end"]] == "10.1038/nphys1170"
+    assert urnkit.repair("https://doi.org/10.1000/182")["urn"] == "urn:doi:10.1000/182"
+    refused = urnkit.repair("URN:LEI:[20-digit LEI code]")
+    assert refused["urn"] is None and refused["error"]["kind"] == "invalid_nss"
+    assert refused["error"]["message"].startswith("invalid lei URN")
 
 
 def _found(text: Optional[str]) -> Optional[List[Dict[str, Any]]]:
