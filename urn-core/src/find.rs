@@ -14,7 +14,8 @@ use crate::urn_ref::UrnRef;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum UrnEnd {
-    /// Prose: trailing punctuation and unbalanced closers are not part of the URN.
+    /// Prose: a URN ends where what the byte before it opened closes, and trailing punctuation
+    /// and unbalanced closers are not part of it.
     #[default]
     Prose,
     /// The parser's longest match, punctuation and all.
