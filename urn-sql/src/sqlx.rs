@@ -375,7 +375,8 @@ database!(
     crate::Dialect::Sqlite
 );
 
-/// SQLite: registers `urn_key_v1(text)` and `urn_check(text)` on one open connection, e.g. in
+/// SQLite: registers urn-sql's SQLite functions (`urn_check(text)` and the key function of each
+/// key version) on one open connection, e.g. in
 /// a pool's `after_connect` hook. [`sqlite::register_for_all_connections`], called once before
 /// the pool opens, does the same for every connection of the process.
 ///
