@@ -69,33 +69,29 @@ pub(crate) fn find(
                     break;
                 }
                 if buf.len() >= window {
-                    // Search up to the last byte no URN holds (a character's first byte); go
-                    // on from there, with what `find` reads before a URN. Without one, the
-                    // line is one run of URN characters: no URN starts before its last
-                    // `max_len` bytes.
+                    // Search up to the last byte no URN holds, and go on from there with what
+                    // `find` reads before a URN. Without one far enough in, what follows is
+                    // one run of URN characters: a URN written there would be longer than
+                    // `max_len`, so only a link's NSS (which ends at a `?` or `#`) can start
+                    // before its last `max_len` bytes; those are searched in the window.
                     let cut = buf
                         .iter()
-                        .rposition(|&b| outside_urns(b) && !(0x80..0xc0).contains(&b));
-                    if let Some(cut) = cut {
-                        let piece = Piece {
-                            line: line + 1,
-                            base,
-                            from,
-                            file,
-                        };
-                        found |= piece.write(
-                            buf.get(..cut).unwrap_or_default(),
-                            options,
-                            rules,
-                            &mut out,
-                        )?;
-                    }
-                    let resume = match cut {
-                        Some(cut) if cut > FIND_CONTEXT => cut,
-                        _ => buf.len() - max_len,
+                        .rposition(|&b| outside_urns(b))
+                        .filter(|&cut| cut > FIND_CONTEXT);
+                    let (bytes, until) = match cut {
+                        Some(cut) => (buf.get(..cut).unwrap_or_default(), cut),
+                        None => (buf.as_slice(), buf.len() - max_len - 1),
                     };
-                    from = base + resume;
-                    let keep = resume - FIND_CONTEXT;
+                    let piece = Piece {
+                        line: line + 1,
+                        base,
+                        from,
+                        until: base + until,
+                        file,
+                    };
+                    found |= piece.write(bytes, options, rules, &mut out)?;
+                    from = base + until;
+                    let keep = until - FIND_CONTEXT;
                     buf.drain(..keep);
                     base += keep;
                 }
@@ -105,6 +101,7 @@ pub(crate) fn find(
                 line,
                 base,
                 from,
+                until: usize::MAX,
                 file,
             };
             found |= piece.write(&buf, options, rules, &mut out)?;
@@ -144,11 +141,14 @@ struct Piece<'f> {
     line: usize,
     base: usize,
     from: usize,
+    /// Where the URNs this piece writes end: those starting there or later are the next
+    /// piece's.
+    until: usize,
     file: Option<&'f str>,
 }
 
 impl Piece<'_> {
-    /// Writes the URNs found in `bytes` (the piece) that start at `from` or later, in its
+    /// Writes the URNs found in `bytes` (the piece) that start in `from..until`, in its
     /// UTF-8 stretches; returns whether it wrote any.
     fn write(
         &self,
@@ -162,7 +162,7 @@ impl Piece<'_> {
         for chunk in bytes.utf8_chunks() {
             let text = chunk.valid();
             for hit in find_with(text, options) {
-                if base + hit.start() < self.from {
+                if !(self.from..self.until).contains(&(base + hit.start())) {
                     continue;
                 }
                 wrote = true;

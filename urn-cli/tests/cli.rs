@@ -882,6 +882,22 @@ fn find_in_windows_is_find_on_the_line() {
     }
 }
 
+/// Windows cut at any byte no URN holds (a stray UTF-8 continuation byte too), and a DOI
+/// that ends at its link's `?` inside a run longer than a window is found.
+#[test]
+fn find_in_windows_keeps_what_a_long_run_hides() {
+    let mut stdin = b"urn:ex:a\xa0".repeat(8000);
+    stdin.push(b'\n');
+    let o = urn(&["find", "--max-len", "100"], &stdin);
+    assert_eq!(json_lines(&o).len(), 8000);
+    let mut stdin = b"https://doi.org/10.1000/182?".to_vec();
+    stdin.extend(std::iter::repeat_n(b'a', 70_000));
+    stdin.push(b'\n');
+    let o = urn(&["find", "--max-len", "100"], &stdin);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(json_lines(&o)[0]["text"], "urn:doi:10.1000/182");
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn max_len_bounds_the_memory_a_line_can_take() {

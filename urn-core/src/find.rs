@@ -315,6 +315,7 @@ pub fn find_with(text: &str, options: FindOptions) -> FindUrns<'_> {
         text,
         pos: 0,
         run_end: 0,
+        link_run_end: 0,
         options,
         links: LinkScan::default(),
     }
@@ -330,6 +331,8 @@ pub struct FindUrns<'a> {
     /// The end of the run of URN characters that the last candidate started in: a later
     /// candidate inside it ends there too (so a long run is scanned once).
     run_end: usize,
+    /// The end of the last run of a link's NSS read ([`FindUrns::in_link`]).
+    link_run_end: usize,
     options: FindOptions,
     links: LinkScan,
 }
@@ -355,18 +358,22 @@ const fn closer(opener: u8) -> Option<u8> {
     }
 }
 
-/// Where in `run` (a URN's run of URN characters) what `opener` opened closes: the first
-/// `closer` after `urn:`, past the pairs a bracket opens and closes inside the URN.
-fn closed_at(run: &[u8], opener: u8) -> Option<usize> {
+/// Where in `run` (a URN's run of URN characters, or a link's NSS) what `opener` opened
+/// closes: the first closer from byte `from` on, past the pairs a bracket opens and closes
+/// inside it (a quote, an emphasis, a field or `=` does not nest).
+fn closed_at(run: &[u8], opener: u8, from: usize) -> Option<usize> {
     let close = closer(opener)?;
+    let nests = matches!(opener, b'(' | b'[' | b'<' | b'{');
     let mut depth = 0usize;
-    for (at, &b) in run.iter().enumerate().skip("urn:".len()) {
+    for (at, &b) in run.iter().enumerate().skip(from) {
+        #[cfg(test)]
+        tests::READ.with(|read| read.set(read.get() + 1));
         if b == close {
             if depth == 0 {
                 return Some(at);
             }
             depth -= 1;
-        } else if b == opener {
+        } else if nests && b == opener {
             depth += 1;
         }
     }
@@ -420,13 +427,26 @@ impl<'a> FindUrns<'a> {
             return None;
         }
         if self.options.end == UrnEnd::Prose
-            && let Some(opener) = start
+            && let Some(&opener) = start
                 .checked_sub(1)
                 .and_then(|b| self.text.as_bytes().get(b))
-            && let Some(cut) = closed_at(run.as_bytes(), *opener)
-            && let Some(found) = self.in_run(start, run.get(..cut)?)
+            && closer(opener).is_some()
         {
-            return Some(found);
+            // The closer is looked for only as far as the parser reads (a closer past the
+            // byte it stops at changes nothing), so a start costs what the parser reads.
+            let reach = match UrnRef::parse_with(run, self.options.parse) {
+                Ok(_) => run.len(),
+                Err(e) if e.offset() <= "urn:".len() => return None,
+                Err(e) => e.offset(),
+            };
+            let reached = run
+                .as_bytes()
+                .get(..reach.saturating_add(1).min(run.len()))?;
+            if let Some(cut) = closed_at(reached, opener, "urn:".len())
+                && let Some(found) = self.in_run(start, run.get(..cut)?)
+            {
+                return Some(found);
+            }
         }
         self.in_run(start, run)
     }
@@ -483,7 +503,7 @@ impl<'a> FindUrns<'a> {
 
     /// The name that a link of a [`LinkForm::Nss`](crate::LinkForm::Nss) resolver holds, if
     /// the `:` at `colon` is that of the link's `http://` or `https://` (at a word start).
-    fn in_link(&self, colon: usize) -> Option<Found<'a>> {
+    fn in_link(&mut self, colon: usize) -> Option<Found<'a>> {
         let bytes = self.text.as_bytes();
         if bytes.get(colon + 1..colon + 3) != Some(b"//".as_slice()) {
             return None;
@@ -500,22 +520,66 @@ impl<'a> FindUrns<'a> {
         })?;
         let (resolver, nss_at) = nss_link(self.text.get(scheme_start..)?)?;
         let nss_start = scheme_start + nss_at;
-        // The NSS: URN characters up to the link's query or fragment, ended as prose ends a
-        // name (the bytes before the link open nothing the search reads).
+        // The NSS's run: URN characters up to the link's query or fragment or a `%` without
+        // two hex digits; a link whose NSS starts inside the last run read ends where it does
+        // (a run is read once however many links it holds).
         let tail = bytes.get(nss_start..)?;
-        let run = tail
-            .iter()
-            .position(|&b| !in_urn(b) || b == b'?' || b == b'#')
-            .unwrap_or(tail.len());
-        if run > self.options.parse.max_len() {
+        if nss_start >= self.link_run_end {
+            let end = (0..tail.len())
+                .find(|&i| {
+                    #[cfg(test)]
+                    tests::READ.with(|read| read.set(read.get() + 1));
+                    match tail.get(i) {
+                        Some(b'%') => !tail
+                            .get(i + 1..i + 3)
+                            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)),
+                        Some(&b) => !in_urn(b) || b == b'?' || b == b'#',
+                        None => true,
+                    }
+                })
+                .unwrap_or(tail.len());
+            self.link_run_end = nss_start + end;
+        }
+        let run = self.link_run_end.checked_sub(nss_start)?;
+        if run > self.options.parse.max_len() || matches!(tail.first(), None | Some(b'/')) {
             return None;
         }
-        let nss_len = prose_len(tail.get(..run)?);
-        let nss = self.text.get(nss_start..nss_start + nss_len)?;
-        let mut name = alloc::string::String::with_capacity(resolver.urns.len() + nss.len());
-        name.push_str(resolver.urns);
-        name.push_str(nss);
-        let urn = Urn::parse_with(&name, self.options.parse).ok()?;
+        let mut nss = tail.get(..run)?;
+        // In prose, the link ends where what the byte before it opened closes, then as prose
+        // ends a name.
+        if self.options.end == UrnEnd::Prose {
+            if let Some(&opener) = scheme_start.checked_sub(1).and_then(|b| bytes.get(b))
+                && let Some(cut) = closed_at(nss, opener, 0)
+            {
+                nss = nss.get(..cut)?;
+            }
+            nss = nss.get(..prose_len(nss))?;
+        }
+        // The parser on `urn:doi:` and the NSS; where it stops inside the NSS (RFC 2141), what
+        // comes before.
+        let urn = loop {
+            let text = self.text.get(nss_start..nss_start + nss.len())?;
+            if text.is_empty() {
+                return None;
+            }
+            let mut name = alloc::string::String::with_capacity(resolver.urns.len() + text.len());
+            name.push_str(resolver.urns);
+            name.push_str(text);
+            match Urn::parse_with(&name, self.options.parse) {
+                Ok(urn) => break urn,
+                Err(e) => {
+                    let cut = e.offset().checked_sub(resolver.urns.len())?;
+                    if cut >= nss.len() {
+                        return None;
+                    }
+                    nss = nss.get(..cut)?;
+                    if self.options.end == UrnEnd::Prose {
+                        nss = nss.get(..prose_len(nss))?;
+                    }
+                }
+            }
+        };
+        let nss_len = nss.len();
         Some(Found {
             name: Name::InLink(urn),
             start: nss_start,
@@ -575,6 +639,32 @@ impl<'a> Iterator for FindUrns<'a> {
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
+
+    std::thread_local! {
+        /// The bytes read looking for a closer or a link's NSS end (this thread's).
+        pub(super) static READ: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+    }
+
+    /// Looking for the closer of an opener, and for the end of a link's NSS, reads each byte a
+    /// bounded number of times: on 1 MB of `(urn:` (every start after an opener, none a URN)
+    /// and of `https://doi.org/` (every link's NSS the rest of the text), the search reads
+    /// fewer than two bytes per byte of text (each start read the rest of its run before).
+    #[test]
+    fn closers_and_link_ends_are_read_once() {
+        for unit in ["(urn:", "https://doi.org/", "=urn:x:", "'urn:a:b%"] {
+            let text = unit.repeat(1_000_000 / unit.len());
+            READ.with(|read| read.set(0));
+            let _ = super::find(&text).count();
+            let read = READ.with(core::cell::Cell::get);
+            assert!(
+                read <= 2 * text.len(),
+                "{unit}: {read} bytes read for {}",
+                text.len()
+            );
+        }
+    }
+
     /// A link's head is read once, however many URNs follow one another in it: on 64 KiB of
     /// `/urn:…|` after one scheme, the search reads fewer bytes before the URNs than the text
     /// holds (it read the 2 KiB before each URN: 2 KiB times 4,000 URNs).

@@ -7,6 +7,7 @@ use core::fmt::Write;
 
 use crate::chars;
 use crate::error::{ErrorKind, ParseError};
+use crate::find::{FindOptions, find_with};
 use crate::namespaces::{KnownNamespace, NamespaceError};
 use crate::parse::ParseOptions;
 use crate::registry::{NidStatus, nid_status};
@@ -409,6 +410,8 @@ fn enclosure(
 ) -> (usize, usize) {
     // Removals at the end, read from the end: put in input order at the last.
     let mut closing: Vec<Run> = Vec::new();
+    // Each pair of quotes costs a read of what it encloses: a few layers are read, not more.
+    let mut layers = 0;
     loop {
         let middle = input.get(start..end).unwrap_or("");
         let mut ends = middle.chars();
@@ -417,7 +420,11 @@ fn enclosure(
         };
         let kind = if matches!(last, '.' | ',' | ';' | ':' | '!' | '?') {
             FixKind::SentenceMark
-        } else if closer_of(first) == Some(last) {
+        } else if closer_of(first) == Some(last)
+            && layers < MAX_QUOTE_LAYERS
+            && encloses(middle, first, last)
+        {
+            layers += 1;
             removed(lead, FixKind::Quotes, start, start + first.len_utf8());
             start += first.len_utf8();
             FixKind::Quotes
@@ -443,12 +450,46 @@ fn enclosure(
     (start, end)
 }
 
+/// How many pairs of quotes or brackets around a text [`repair`] removes.
+const MAX_QUOTE_LAYERS: usize = 4;
+
+/// Whether `first` and `last`, the ends of `middle`, are one pair around all of it: a quote
+/// that does not stand inside again (`'a','b'` is two quoted texts), a bracket whose match is
+/// the last character (`(a)(b)` is two).
+fn encloses(middle: &str, first: char, last: char) -> bool {
+    let inner = middle
+        .get(first.len_utf8()..middle.len().saturating_sub(last.len_utf8()))
+        .unwrap_or("");
+    if first == last {
+        return !inner.contains(first);
+    }
+    let mut depth = 0usize;
+    for c in inner.chars() {
+        if c == first {
+            depth += 1;
+        } else if c == last {
+            match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            }
+        }
+    }
+    depth == 0
+}
+
 /// What a whole text stands for, if it is a resolver link ([`unwrap_link`]) or a URN
 /// percent-encoded once (`urn%3A…`, any case), and which fix made it so.
 fn whole(middle: &str, options: ParseOptions) -> Option<(Urn, FixKind)> {
     let head = middle.get(..8).unwrap_or(middle).to_ascii_lowercase();
     if head.starts_with("http://") || head.starts_with("https://") {
-        return unwrap_link(middle).ok().map(|urn| (urn, FixKind::Link));
+        // The URN `find` reads in the link that starts the text (a query after it, as
+        // `&lang=en`, is the link's), parsed with `options`; `unwrap_link` first, so a link
+        // of a known form that holds no URN says nothing.
+        unwrap_link(middle).ok()?;
+        let found = find_with(middle, FindOptions::new().with_parse_options(options))
+            .find(|f| f.link().is_some_and(|link| link.start == 0))?;
+        let urn = Urn::from(found.urn());
+        return (!urn.nid().eq_ignore_ascii_case("urn")).then_some((urn, FixKind::Link));
     }
     if !middle.get(..6)?.eq_ignore_ascii_case("urn%3a") {
         return None;

@@ -122,6 +122,8 @@ fn a_urn_ends_where_its_opener_closes() {
     assert_eq!(prose("'urn:ex:'a''"), [(1, "urn:ex:'a'")]);
     // After a byte that opens nothing, the URN keeps its characters.
     assert_eq!(prose("see urn:example:it's,x"), [(4, "urn:example:it's,x")]);
+    // `=` and quotes do not nest: a query value ends at the first `&`.
+    assert_eq!(prose("?id=urn:ex:k=v&next=1"), [(4, "urn:ex:k=v")]);
     // The longest match keeps today's meaning.
     assert_eq!(longest("xmlns='urn:xmpp:ping'/>"), [(7, "urn:xmpp:ping'/")]);
 }
@@ -246,6 +248,23 @@ fn dois_in_links_are_hits() {
         ("urn:doi:10.1000/ABC", "urn:doi:10.1000/abc")
     );
     assert_eq!(found.written(), None);
+    // What the byte before the link opened closes it: an SQL tuple, a CSV row.
+    assert_eq!(
+        hits(
+            "(1,'https://doi.org/10.1038/nphys1170','Nature')",
+            FindOptions::new()
+        )[0]
+        .1,
+        "10.1038/nphys1170"
+    );
+    assert_eq!(
+        hits(
+            "T,https://doi.org/10.1038/nphys1170,2009",
+            FindOptions::new()
+        )[0]
+        .1,
+        "10.1038/nphys1170"
+    );
     // Not a link of the table, not at a word start, nothing after the host: no hit.
     assert_eq!(
         hits("https://example.org/10.1000/182", FindOptions::new()),
@@ -349,7 +368,7 @@ fn closes_at(opener: u8, run: &[u8]) -> Option<usize> {
             return Some(j);
         } else if b == close {
             open -= 1;
-        } else if b == opener {
+        } else if b == opener && opener != b'=' {
             open += 1;
         }
     }
@@ -401,7 +420,7 @@ fn texts() -> impl Strategy<Value = String> {
     let piece = prop::sample::select(vec![
         "urn:", "URN:", "ex", "ab", "a", "S", "1", ":", ".", ",", ";", "!", ")", "(", "'", "?",
         "?+", "?=", "+", "=", "#", "%", "%2c", "zz", " ", "-", "/", "é", "<", ">", "\"", "[", "*",
-        "_", "`", "|", "{", "\t",
+        "_", "`", "|", "{", "\t", "&", "=urn:",
     ]);
     prop::collection::vec(piece, 0..24).prop_map(|pieces| pieces.concat())
 }

@@ -247,3 +247,17 @@ fn real_near_misses() {
     assert!(count >= 40, "{count}");
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+/// Quotes come off only when they are one pair around the whole text; a link's query is the
+/// link's, not the URN's.
+#[test]
+fn pairs_and_link_queries() {
+    assert_eq!(repair("'urn:example:a','urn:example:b'").urn(), None);
+    assert_eq!(repair("(urn:example:a)(b)").urn().map(|u| u.as_str()), None);
+    assert_eq!(
+        repair("https://urn.kb.se/resolve?urn=urn:nbn:se:liu:diva-12345&lang=en")
+            .urn()
+            .map(|u| u.as_str()),
+        Some("urn:nbn:se:liu:diva-12345")
+    );
+}
