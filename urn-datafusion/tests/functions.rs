@@ -458,7 +458,10 @@ fn the_readme_lists_every_function() {
         table.push_str(&format!("| {} | {} |\n", cells.join(", "), operation.doc()));
         listed.extend(names);
     }
-    assert_eq!(listed, registered, "every registered function, once, in order");
+    assert_eq!(
+        listed, registered,
+        "every registered function, once, in order"
+    );
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
     let readme = std::fs::read_to_string(path).unwrap();
     let (open, close) = (
