@@ -426,29 +426,20 @@ impl<'a> FindUrns<'a> {
         if run.len() > self.options.parse.max_len() {
             return None;
         }
+        let found = self.in_run(start, run)?;
+        // In prose, where what the byte before it opened closes inside the URN found, the URN
+        // ends there if one does (a closer past its end changes nothing: the URN found is as
+        // far as the parser reads, so a start costs what the parser reads).
         if self.options.end == UrnEnd::Prose
             && let Some(&opener) = start
                 .checked_sub(1)
                 .and_then(|b| self.text.as_bytes().get(b))
-            && closer(opener).is_some()
+            && let Some(cut) = closed_at(found.as_str().as_bytes(), opener, "urn:".len())
+            && let Some(closed) = self.in_run(start, run.get(..cut)?)
         {
-            // The closer is looked for only as far as the parser reads (a closer past the
-            // byte it stops at changes nothing), so a start costs what the parser reads.
-            let reach = match UrnRef::parse_with(run, self.options.parse) {
-                Ok(_) => run.len(),
-                Err(e) if e.offset() <= "urn:".len() => return None,
-                Err(e) => e.offset(),
-            };
-            let reached = run
-                .as_bytes()
-                .get(..reach.saturating_add(1).min(run.len()))?;
-            if let Some(cut) = closed_at(reached, opener, "urn:".len())
-                && let Some(found) = self.in_run(start, run.get(..cut)?)
-            {
-                return Some(found);
-            }
+            return Some(closed);
         }
-        self.in_run(start, run)
+        Some(found)
     }
 
     /// The URN that starts `run` (at `start` in the text), if one does.
