@@ -58,7 +58,7 @@ pub(crate) fn find(
             let (mut base, mut from) = (0usize, 0usize);
             let mut read_any = false;
             loop {
-                let Some((_, done)) = input::read_some(reader, &mut buf, usize::MAX)? else {
+                let Some((_, done)) = input::read_some(reader, &mut buf, window)? else {
                     if !read_any {
                         return Ok(());
                     }

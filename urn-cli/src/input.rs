@@ -1,7 +1,7 @@
 //! Where inputs come from: command-line arguments, or standard input streamed line by line.
 
 use std::borrow::Cow;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 
 use urn_core::{ParseError, ParseOptions, UrnRef};
 
@@ -147,24 +147,16 @@ pub(crate) fn read_some(
     buf: &mut Vec<u8>,
     limit: usize,
 ) -> io::Result<Option<(usize, bool)>> {
-    let chunk = loop {
-        match reader.fill_buf() {
-            Ok(chunk) => break chunk,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    };
-    if chunk.is_empty() {
-        return Ok(None);
-    }
-    let (taken, done) = match chunk.iter().position(|&b| b == b'\n') {
-        Some(at) => (at + 1, true),
-        None => (chunk.len(), false),
-    };
+    // std's line search (memchr), bounded by the room left; past it, the rest of the line
+    // is read without being stored.
     let room = limit.saturating_sub(buf.len());
-    buf.extend_from_slice(chunk.get(..taken.min(room)).unwrap_or_default());
-    reader.consume(taken);
-    Ok(Some((taken, done)))
+    if room == 0 {
+        let skipped = reader.skip_until(b'\n')?;
+        return Ok((skipped > 0).then_some((skipped, true)));
+    }
+    let room = u64::try_from(room).unwrap_or(u64::MAX);
+    let taken = (&mut *reader).take(room).read_until(b'\n', buf)?;
+    Ok((taken > 0).then(|| (taken, buf.last() == Some(&b'\n'))))
 }
 
 /// A line's text: the line itself, or the string its JSON literal holds. Bytes that are not
