@@ -432,16 +432,7 @@ fn enclosure(
             break;
         };
         let from = end - last.len_utf8();
-        // Read from the end: a run grows to the left.
-        match closing.last_mut() {
-            Some(run) if run.kind == kind && run.start == end => run.start = from,
-            _ => closing.push(Run {
-                kind,
-                start: from,
-                end,
-                after: String::new(),
-            }),
-        }
+        removed_before(&mut closing, kind, from, end);
         end = from;
     }
     closing.reverse();
@@ -580,20 +571,24 @@ fn trailing(input: &str, from: usize) -> (Vec<Run>, usize) {
             runs.reverse();
             return (runs, from + at + c.len_utf8());
         };
-        // Read from the end: a run grows to the left.
-        let (start, end) = (from + at, from + at + c.len_utf8());
-        match runs.last_mut() {
-            Some(run) if run.kind == kind && run.start == end => run.start = start,
-            _ => runs.push(Run {
-                kind,
-                start,
-                end,
-                after: String::new(),
-            }),
-        }
+        removed_before(&mut runs, kind, from + at, from + at + c.len_utf8());
     }
     runs.reverse();
     (runs, from)
+}
+
+/// Adds the removal of `start..end` to `runs` read from the end (a run grows to the left),
+/// joining the last run of the same kind it touches.
+fn removed_before(runs: &mut Vec<Run>, kind: FixKind, start: usize, end: usize) {
+    match runs.last_mut() {
+        Some(run) if run.kind == kind && run.start == end => run.start = start,
+        _ => runs.push(Run {
+            kind,
+            start,
+            end,
+            after: String::new(),
+        }),
+    }
 }
 
 /// Adds the removal of `start..end` to `runs`, joining the last run of the same kind it
