@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # urnkit's CI, from a clean clone: lint the Rust workspace, build the wheel with maturin,
 # install it into a virtual environment with the pinned test dependencies, build the Rust
-# oracle, and run pytest (every entry point against Rust's answers), mypy --strict and the
-# benchmark as a smoke run. Prints the elapsed time before each step.
+# oracle, and run pytest (every entry point against Rust's answers; Spark's on a standalone
+# cluster the tests start), mypy --strict and the benchmarks as smoke runs. Prints the elapsed
+# time before each step.
 #
 # Reused between runs on one machine (both outside the clone, since CI clones afresh):
 #   URN_PYTHON_VENV   the virtual environment (default ~/.cache/urn-python-venv), refreshed
@@ -73,7 +74,8 @@ step "pytest"
 step "mypy --strict"
 "$venv/bin/mypy" --config-file pyproject.toml
 
-step "benchmark (smoke run)"
+step "benchmarks (smoke runs)"
 "$python" benches/bench.py --quick
+"$python" benches/spark_bench.py --quick
 
 step "done"

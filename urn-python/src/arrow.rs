@@ -25,23 +25,30 @@ fn error(e: urn_arrow::Error) -> PyErr {
     }
 }
 
-/// `op` over one array (null for a value that is not a URN).
-pub fn compute(op: Op, array: &dyn arrow_array::Array) -> PyResult<ArrayRef> {
-    urn_arrow::compute(op, OnInvalid::Null, array).map_err(error)
+/// `op` over one array: null for a value that is not a URN, or, when `strict`, a
+/// `ValueError` naming the first such value and its error (the ops that need a URN).
+pub fn compute(op: Op, array: &dyn arrow_array::Array, strict: bool) -> PyResult<ArrayRef> {
+    let on_invalid = if strict {
+        OnInvalid::Error
+    } else {
+        OnInvalid::Null
+    };
+    urn_arrow::compute(op, on_invalid, array).map_err(error)
 }
 
 /// `op` over an Arrow array (any object with `__arrow_c_array__`), as a `pyarrow.Array`.
 #[pyfunction]
-#[pyo3(name = "arrow_array", signature = (operation, array, rules = None))]
+#[pyo3(name = "arrow_array", signature = (operation, array, rules = None, strict = false))]
 fn map_array(
     py: Python<'_>,
     operation: &str,
     array: PyArray,
     rules: Option<&str>,
+    strict: bool,
 ) -> PyResult<Py<PyAny>> {
     let op = ops::op(operation, rules)?;
     let (array, _field) = array.into_inner();
-    let out = PyArray::from_array_ref(py.detach(|| compute(op, array.as_ref()))?);
+    let out = PyArray::from_array_ref(py.detach(|| compute(op, array.as_ref(), strict))?);
     // `pyarrow.array(out)`: pyarrow imports it through `__arrow_c_array__`, without a copy.
     let pyarrow_array = py.import("pyarrow")?.getattr("array")?;
     Ok(pyarrow_array.call1((out,))?.unbind())
@@ -50,12 +57,13 @@ fn map_array(
 /// `op` over each chunk of a chunked array (any object with `__arrow_c_stream__`), as a
 /// `pyarrow.ChunkedArray` with the same chunks.
 #[pyfunction]
-#[pyo3(name = "arrow_chunked", signature = (operation, chunked, rules = None))]
+#[pyo3(name = "arrow_chunked", signature = (operation, chunked, rules = None, strict = false))]
 fn map_chunked<'py>(
     py: Python<'py>,
     operation: &str,
     chunked: PyChunkedArray,
     rules: Option<&str>,
+    strict: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let op = ops::op(operation, rules)?;
     let (chunks, field) = chunked.into_inner();
@@ -63,7 +71,7 @@ fn map_chunked<'py>(
     let out = py.detach(|| {
         chunks
             .iter()
-            .map(|chunk| compute(op, chunk.as_ref()))
+            .map(|chunk| compute(op, chunk.as_ref(), strict))
             .collect::<PyResult<Vec<ArrayRef>>>()
     })?;
     let field = Arc::new(Field::new(field.name().clone(), out_type, true));

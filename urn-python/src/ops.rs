@@ -32,10 +32,11 @@ pub fn key_rules(name: &str) -> PyResult<KeyRules> {
         .map_err(|e: urn_core::UnknownKeyRules| PyValueError::new_err(e.to_string()))
 }
 
-/// Adds `OPERATIONS` to the module: each operation's name and what it returns (null where
-/// the value is not the URN it needs).
+/// Adds `OPERATIONS` to the module: each operation's name, what it returns (null where the
+/// value is not the URN it needs), its SQL name, and the SQL name of the form that gives null
+/// (`None` for an operation that never fails).
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let rows: Vec<(String, String)> = urn_arrow::operations()
+    let rows: Vec<(String, String, String, Option<String>)> = urn_arrow::operations()
         .iter()
         .map(|o| {
             let invalid = if o.op().needs_urn() {
@@ -43,7 +44,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             } else {
                 ""
             };
-            (o.name().to_owned(), format!("{}{invalid}", o.doc()))
+            (
+                o.name().to_owned(),
+                format!("{}{invalid}", o.doc()),
+                o.sql_name().to_owned(),
+                o.try_sql_name(),
+            )
         })
         .collect();
     m.add("OPERATIONS", rows)

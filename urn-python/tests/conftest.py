@@ -86,6 +86,41 @@ class Oracle:
         self._process.wait(timeout=30)
 
 
+def with_nulls(inputs: List[str]) -> List[Optional[str]]:
+    """The inputs with a null after every seventh."""
+    out: List[Optional[str]] = []
+    for i, text in enumerate(inputs):
+        out.append(text)
+        if i % 7 == 0:
+            out.append(None)
+    return out
+
+
+def expected(op: str, values: List[Optional[str]], answers: Dict[str, Answer]) -> List[Any]:
+    out: List[Any] = []
+    for v in values:
+        if v is None:
+            out.append(None)
+            continue
+        a = answers[v]
+        e = a["error"]
+        if op == "is_valid":
+            out.append(a["valid"])
+        elif op == "check":
+            out.append(None if e is None else e["message"])
+        elif op == "problem":
+            out.append(None if e is None else {"kind": e["kind"], "offset": e["offset"]})
+        elif op == "find":
+            out.append(a["found"])
+        elif op == "repair":
+            out.append(a["repaired"])
+        elif op.startswith("key_"):
+            out.append(a["keys"][op[len("key_"):]] if a["valid"] else None)
+        else:
+            out.append(a[op] if a["valid"] else None)
+    return out
+
+
 def vector_records(name: str) -> List[Dict[str, Any]]:
     with open(TESTDATA / name, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]

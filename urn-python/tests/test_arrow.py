@@ -11,47 +11,16 @@ import pytest
 import urnkit.arrow
 from urnkit import _urnkit
 
-from conftest import Answer, Oracle
+from conftest import Answer, Oracle, expected, with_nulls
 
 LAYOUTS = [pa.string(), pa.large_string(), pa.string_view()]
-
-
-def with_nulls(inputs: List[str]) -> List[Optional[str]]:
-    """The inputs with a null after every seventh."""
-    out: List[Optional[str]] = []
-    for i, text in enumerate(inputs):
-        out.append(text)
-        if i % 7 == 0:
-            out.append(None)
-    return out
-
-
-def expected(op: str, values: List[Optional[str]], answers: Dict[str, Answer]) -> List[Any]:
-    out: List[Any] = []
-    for v in values:
-        if v is None:
-            out.append(None)
-            continue
-        a = answers[v]
-        e = a["error"]
-        if op == "is_valid":
-            out.append(a["valid"])
-        elif op == "check":
-            out.append(None if e is None else e["message"])
-        elif op == "problem":
-            out.append(None if e is None else {"kind": e["kind"], "offset": e["offset"]})
-        elif op.startswith("key_"):
-            out.append(a["keys"][op[len("key_"):]] if a["valid"] else None)
-        else:
-            out.append(a[op] if a["valid"] else None)
-    return out
 
 
 # Every operation of one value per row, from urnkit's table (find and repair have tests of
 # their own).
 OPS = {
     name: getattr(urnkit.arrow, name)
-    for name, _doc in _urnkit.OPERATIONS
+    for name, *_ in _urnkit.OPERATIONS
     if name not in ("find", "repair")
 }
 

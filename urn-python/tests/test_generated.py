@@ -1,7 +1,7 @@
 """The parts of urnkit's Python files that list what the Rust side declares, rendered from it:
 the typed classes (urn-core's table of namespaces, ``_urnkit.TYPED_CLASSES``) in
 ``urnkit/__init__.py`` and ``_urnkit.pyi``, and the columnar operations
-(``_urnkit.OPERATIONS``) in ``urnkit/arrow.py`` and ``urnkit/polars.py``. Each file holds them
+(``_urnkit.OPERATIONS``) in ``urnkit/arrow.py``, ``urnkit/polars.py`` and ``urnkit/spark.py``. Each file holds them
 between ``BEGIN GENERATED`` and ``END GENERATED`` lines; ``bash .ci/bless`` (``URNKIT_BLESS=1 pytest tests/test_generated.py``
 with the wheel built from the source tree installed) rewrites them after a change on the Rust
 side."""
@@ -31,7 +31,7 @@ def _classes() -> List[str]:
 
 
 def _operations() -> List[Tuple[str, str]]:
-    return [tuple(op) for op in _urnkit.OPERATIONS]  # type: ignore[misc]
+    return [(name, doc) for name, doc, *_ in _urnkit.OPERATIONS]
 
 
 def _sentence(doc: str) -> str:
@@ -95,11 +95,31 @@ def polars_functions() -> str:
     return "".join(out)
 
 
+def spark_functions() -> str:
+    names = sorted(["dedup", "register", "udf", *(name for name, _ in _operations())])
+    out = [f"__all__ = {names!r}\n".replace("'", '"')]
+    for name, doc, _sql, try_sql in _urnkit.OPERATIONS:
+        if try_sql is None:
+            out.append(
+                f"\n\ndef {name}(col: ColumnOrName) -> Column:\n"
+                f'    """{_sentence(doc)}"""\n'
+                f'    return _call("{name}", col)\n'
+            )
+        else:
+            out.append(
+                f"\n\ndef {name}(col: ColumnOrName, *, strict: bool = False) -> Column:\n"
+                f'    """{_sentence(doc)[:-1]}; with ``strict=True``, such a value fails the task."""\n'
+                f'    return _call("{name}", col, strict)\n'
+            )
+    return "".join(out)
+
+
 PARTS: Dict[str, List[Tuple[str, Callable[[], str]]]] = {
     "__init__.py": [("imports", init_imports), ("__all__", init_all)],
     "_urnkit.pyi": [("typed classes", stub_classes)],
     "arrow.py": [("functions", arrow_functions)],
     "polars.py": [("functions", polars_functions)],
+    "spark.py": [("functions", spark_functions)],
 }
 
 

@@ -11,11 +11,11 @@ import urnkit.polars
 from urnkit import _urnkit
 
 from conftest import Answer
-from test_arrow import expected, with_nulls
+from conftest import expected, with_nulls
 
 # Every operation of one value per row, from urnkit's table (find and repair have tests of
 # their own): the namespace's method and the module's function of each.
-NAMES = [name for name, _doc in _urnkit.OPERATIONS if name not in ("find", "repair")]
+NAMES = [name for name, *_ in _urnkit.OPERATIONS if name not in ("find", "repair")]
 
 NAMESPACE: Dict[str, Callable[[pl.Expr], pl.Expr]] = {
     name: (lambda n: lambda e: getattr(e.urn, n)())(name) for name in NAMES

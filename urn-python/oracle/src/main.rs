@@ -4,7 +4,7 @@
 //!   `N` proptest strings), one JSON string per line;
 //! - `urnkit-oracle answers`: for each stdin line (a JSON string), one JSON object with what
 //!   urn-core says of it (verdict, components, keys, error kind/offset/message under both
-//!   syntaxes, namespace validation, each typed namespace's verdict);
+//!   syntaxes, namespace validation, each typed namespace's verdict, the URNs `find` finds and what `repair` makes of it);
 //! - `urnkit-oracle namespaces`: the NIDs of `KnownNamespace::ALL`, one a line;
 //! - `urnkit-oracle bench-key FILE ROUNDS`: times `UrnRef::parse` + `key()` over the JSON
 //!   strings of FILE (each key copied into one output buffer, as a columnar kernel does) and
@@ -57,8 +57,45 @@ fn typed(text: &str) -> Value {
     Value::Object(map)
 }
 
+/// What `urn_core::find` finds in `text` (byte offsets, keys under the current rules).
+fn found(text: &str) -> Value {
+    urn_core::find(text)
+        .map(|f| {
+            let link = f.link();
+            json!({
+                "start": f.start(), "end": f.end(), "text": f.as_str(),
+                "key": f.urn().key().as_str(),
+                "link_start": link.as_ref().map(|l| l.start), "link_end": link.map(|l| l.end),
+            })
+        })
+        .collect()
+}
+
+/// What `urn_core::repair` makes of `text` (byte offsets).
+fn repaired(text: &str) -> Value {
+    let r = urn_core::repair(text);
+    json!({
+        "urn": r.urn().map(|u| u.as_str()),
+        "fixes": r.fixes().iter().map(|f| json!({
+            "kind": f.kind.name(), "start": f.start, "end": f.end,
+            "before": f.before, "after": f.after,
+        })).collect::<Vec<Value>>(),
+        "error": r.error().map(|e| json!({"kind": e.kind().name(), "offset": e.offset()})),
+    })
+}
+
 /// What urn-core says of `text`.
 fn answer(text: &str) -> Value {
+    let mut answer = parsed(text);
+    if let Value::Object(map) = &mut answer {
+        map.insert("found".to_owned(), found(text));
+        map.insert("repaired".to_owned(), repaired(text));
+    }
+    answer
+}
+
+/// What urn-core's parser says of `text`.
+fn parsed(text: &str) -> Value {
     let rfc2141 = match Urn::parse_with(text, Syntax::Rfc2141) {
         Ok(u) => json!({"valid": true, "key": u.key().as_str(), "error": null}),
         Err(e) => json!({"valid": false, "key": null, "error": parse_error(&e)}),
