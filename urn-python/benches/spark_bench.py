@@ -2,7 +2,8 @@
 executor, started and stopped here): each function over a column of URNs, and the
 deduplication of them, against the floors and the ways users key URNs in Spark today.
 
-    python benches/spark_bench.py [--rows 10000000] [--rounds 3] [--memory-rows 1000000]
+    python benches/spark_bench.py [--rows 10000000] [--rounds 5]
+    python benches/spark_bench.py --memory [--rows 10000000] [--memory-rows 1000000]
 
 The data: ``--rows`` URNs drawn from bench.py's mix (about a quarter as many distinct URNs,
 each row one of four equivalent spellings: as drawn, ``URN:`` prefix, upper-case NID, %-escapes
@@ -11,8 +12,12 @@ measured job reads that file and writes its result to Spark's ``noop`` sink (the
 output is kept). A warm-up round, then ``--rounds`` rounds, each running the jobs in an order
 rotated by one; the median of each is printed with rows/s and its ratio to the identity Arrow
 UDF (the cost of Spark's JVM-to-Python exchange: the floor for any function in Python).
-The executor's peak resident memory (its JVM and Python workers) is sampled during the key job
-at ``--memory-rows`` rows and at ``--rows``. ``--quick`` is a smoke run (ci.sh).
+``find`` returns about three times the bytes of its input (a list of structs: span, text,
+key, link), so it is also compared with an Arrow UDF that returns output of that shape built
+by pyarrow without URN logic. ``--memory`` samples the executor's peak resident memory (its
+JVM, and its Python workers apart) during the key job and during ``lower(u)``, at
+``--memory-rows`` rows and at ``--rows``, each on a cluster of its own. ``--quick`` is a smoke
+run (ci.sh).
 """
 
 from __future__ import annotations
@@ -28,7 +33,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
@@ -36,6 +43,7 @@ from pyspark.sql.pandas.functions import arrow_udf
 from pyspark.sql.types import StringType
 
 import urnkit
+import urnkit.arrow
 import urnkit.spark as urn_spark
 
 HERE = Path(__file__).resolve().parent
@@ -90,6 +98,28 @@ _identity.__annotations__ = {"values": pa.Array, "return": pa.Array}  # for arro
 identity = arrow_udf(_identity, StringType())  # type: ignore[call-overload]
 
 
+def _find_shaped(values: pa.Array[Any]) -> pa.Array[Any]:
+    """What ``find`` returns for a column of URNs, one hit a row (its span, the value as text
+    and as key, no link), built by pyarrow without any URN logic."""
+    n = len(values)
+    untyped: Any = pc  # (pyarrow-stubs lack these overloads)
+    lengths = untyped.cast(untyped.binary_length(values), pa.int64())
+    no_link = untyped.cast(pa.nulls(n), pa.int64())
+    hits = pa.StructArray.from_arrays(
+        [pa.array(np.zeros(n, np.int64)), lengths, values, values, no_link, no_link],
+        fields=list(FIND_TYPE.value_type),
+    )
+    lists: Any = pa.ListArray
+    return lists.from_arrays(pa.array(np.arange(n + 1, dtype=np.int32)), hits)  # type: ignore[no-any-return]
+
+
+_find_shaped.__annotations__ = _identity.__annotations__
+FIND_TYPE = urnkit.arrow.find(pa.array([], pa.string())).type
+find_shaped = arrow_udf(  # type: ignore[call-overload]
+    _find_shaped, urn_spark.udf("find").returnType
+)
+
+
 def _urnkit_key(text: Optional[str]) -> Optional[str]:
     try:
         return None if text is None else urnkit.key(text)
@@ -106,6 +136,7 @@ FUNCTIONS: Dict[str, Callable[[Column], Column]] = {
     "urnkit.spark.key": urn_spark.key,
     "urnkit.spark.is_valid": urn_spark.is_valid,
     "urnkit.spark.find": urn_spark.find,
+    "find-shaped output, no URN logic": find_shaped,
     "urnkit.spark.repair": urn_spark.repair,
     "Spark lower(u)": F.lower,
     "udf(useArrow=False) urnkit.key": row_key,
@@ -134,11 +165,11 @@ def jobs(df: DataFrame) -> Dict[str, Callable[[], None]]:
 
 
 class PeakMemory:
-    """The largest resident memory of the executor's JVM and its child processes (the Python
-    workers), sampled from /proc every 50 ms while running."""
+    """The largest resident memory of the executor's JVM and, apart, of its child processes
+    (the Python workers), sampled from /proc every 50 ms while running."""
 
     def __init__(self) -> None:
-        self.peak = 0
+        self.jvm = self.python = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
@@ -151,7 +182,7 @@ class PeakMemory:
         self._thread.join()
 
     @staticmethod
-    def _tree() -> int:
+    def _tree() -> Tuple[int, int]:
         parents: Dict[int, int] = {}
         rss: Dict[int, int] = {}
         executors: List[int] = []
@@ -170,18 +201,20 @@ class PeakMemory:
             rss[pid] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
             if b"CoarseGrainedExecutorBackend" in cmdline:
                 executors.append(pid)
-        total = 0
+        jvm = sum(rss[pid] for pid in executors)
+        children = 0
         for pid in rss:
-            p = pid
+            p = parents.get(pid, 1)
             while p > 1 and p not in executors:
                 p = parents.get(p, 1)
-            if p > 1:
-                total += rss[pid]
-        return total
+            if p > 1 and pid not in executors:
+                children += rss[pid]
+        return jvm, children
 
     def _sample(self) -> None:
         while not self._stop.wait(0.05):
-            self.peak = max(self.peak, self._tree())
+            jvm, python = self._tree()
+            self.jvm, self.python = max(self.jvm, jvm), max(self.python, python)
 
 
 def regex_errors(oracle: Oracle) -> Tuple[int, int, int, int]:
@@ -204,7 +237,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--memory-rows", type=int, default=1_000_000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--memory", action="store_true",
+                        help="the executor's peak memory instead of the times")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 20,000 rows, 1 round")
     args = parser.parse_args()
     if args.quick:
@@ -217,18 +252,28 @@ def main() -> None:
           f"{refused:,} valid refused, {wrong:,} valid given another key than urn-core's")
 
     cores = os.cpu_count() or 2
+    if args.memory:
+        # Each job on a cluster of its own: a JVM's resident memory never shrinks.
+        print("executor peak resident memory (JVM / Python workers), each job on a fresh cluster")
+        for n in (args.memory_rows, args.rows):
+            path = dataset(n)
+            for name, function in (("urnkit.spark.key", urn_spark.key), ("lower(u)", F.lower)):
+                fresh = Cluster(cores=cores, memory="6g", executor_memory="4g")
+                try:
+                    frame = fresh.spark.read.parquet(path).select(function(F.col("u")))
+                    with PeakMemory() as memory:
+                        run_to_noop(frame)()
+                finally:
+                    fresh.stop()
+                print(f"{name:18} {n:>12,} rows {memory.jvm / 2**20:8,.0f} / "
+                      f"{memory.python / 2**20:,.0f} MiB", flush=True)
+        return
+
     cluster = Cluster(cores=cores, memory="6g", executor_memory="4g")
     try:
         spark = cluster.spark
         print(f"cluster: {cluster.url}, 1 worker, {cores} cores; Spark {spark.version}")
-        data = {n: dataset(n) for n in (args.memory_rows, args.rows)}
-        peaks = {}
-        for n, path in data.items():
-            df = spark.read.parquet(path)
-            with PeakMemory() as memory:
-                run_to_noop(df.select(urn_spark.key("u")))()
-            peaks[n] = memory.peak
-        df = spark.read.parquet(data[args.rows])
+        df = spark.read.parquet(dataset(args.rows))
         keys = df.select(urn_spark.key("u")).distinct().count()
         regex_keys = df.select(row_regex_key("u")).distinct().count()
         print(f"{args.rows:,} rows, {df.distinct().count():,} spellings, {keys:,} keys "
@@ -244,6 +289,7 @@ def main() -> None:
                 if round_:  # round 0 is the warm-up
                     times[name].append(time.perf_counter() - start)
         floor = statistics.median(times["identity Arrow UDF"])
+        find_floor = statistics.median(times["find-shaped output, no URN logic"])
         dedup_floor = statistics.median(times["dedup: identity Arrow UDF"])
         print(f"\nmedian of {args.rounds} rounds (after a warm-up), {args.rows:,} rows")
         print(f"{'job':36} {'seconds':>8} {'rows/s':>12} {'vs identity':>12}")
@@ -251,8 +297,8 @@ def main() -> None:
             t = statistics.median(times[name])
             base = dedup_floor if name.startswith("dedup") else floor
             print(f"{name:36} {t:8.2f} {args.rows / t:12,.0f} {t / base:11.2f}x")
-        print("\nexecutor peak resident memory (JVM and Python workers), key job: "
-              + ", ".join(f"{n:,} rows {peaks[n] / 2**20:,.0f} MiB" for n in peaks))
+        find = statistics.median(times["urnkit.spark.find"])
+        print(f"find against the find-shaped output: {find / find_floor:.2f}x")
     finally:
         cluster.stop()
 

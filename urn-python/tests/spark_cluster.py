@@ -62,6 +62,7 @@ class Cluster:
                 .config("spark.executor.cores", str(cores))
                 .config("spark.pyspark.python", sys.executable)
                 .config("spark.ui.enabled", "false")
+                .config("spark.ui.showConsoleProgress", "false")
                 .config("spark.sql.shuffle.partitions", str(2 * cores))
             )
             for k, v in (conf or {}).items():
