@@ -1,6 +1,6 @@
 //! urn-core's URN functions over Arrow string arrays: the one columnar kernel that
-//! urn-datafusion's UDFs and urnkit's Arrow functions run (and whose per-value [`answer`]
-//! urnkit's Polars plugin runs), so every engine computes each value the same way.
+//! urn-datafusion's UDFs and urnkit's Arrow, Polars and Spark functions run, so every engine
+//! computes each value the same way.
 //!
 //! One pass over an array of any string layout (`Utf8`, `LargeUtf8`, `Utf8View`, or a
 //! dictionary of them), each value parsed once by urn-core, each result appended to a builder

@@ -1,4 +1,4 @@
-//! `urn`: inspect, key, compare, deduplicate and check URNs from arguments or stdin.
+//! `urn`: inspect, key, compare, deduplicate, check, find and fix URNs; print SQL and schemas.
 #![forbid(unsafe_code)]
 
 mod commands;
@@ -199,19 +199,19 @@ enum DialectName {
     Mariadb,
 }
 
-/// The parsing options shared by every subcommand.
+/// The parsing options of the parsing subcommands.
 #[derive(Args, Debug, Clone, Copy)]
 struct SyntaxArg {
     /// The grammar to parse with.
     #[arg(long, value_enum, default_value_t = SyntaxName::Rfc8141)]
     syntax: SyntaxName,
-    /// Reject inputs longer than this many bytes. Default: no limit (RFC 8141 sets none);
+    /// Refuse URNs longer than this many bytes. Default: no limit (RFC 8141 sets none);
     /// the libraries and databases cap at 65536 (urn_core::DEFAULT_MAX_LEN).
     #[arg(long, value_name = "BYTES")]
     max_len: Option<usize>,
 }
 
-/// The key rules of `key`, `eq` and `dedup`.
+/// The key rules of `key`, `eq`, `dedup`, `find`.
 #[derive(Args, Debug, Clone, Copy)]
 struct RulesArg {
     #[arg(long, value_name = "RULES", default_value = KeyRules::CURRENT.name(), value_parser = parse_rules, help = rules_help())]

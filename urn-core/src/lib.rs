@@ -14,7 +14,7 @@
 //! - [`NsUrn`] restricts a field to one namespace ([`IsbnUrn`], …, or your own
 //!   [`Namespace`]).
 //!
-//! `API.md` (in the crate's repository folder and package) lists every public item and why it
+//! `API.md` (in the crate's repository folder and package) lists the public types and why each
 //! exists: the 0.1 API.
 //!
 //! ```

@@ -1,7 +1,8 @@
 -- Moves a database from the urn_pg extension back to urn-sql's portable SQL without touching a
 -- table: the extension lets go of the objects both define, urn-sql's migration replaces their
--- code and checks in place, and DROP EXTENSION removes what is left (the two native check
--- functions). Stored keys stay valid: both compute them bit for bit alike.
+-- code and checks in place, and DROP EXTENSION removes what is left (two native check
+-- functions, urn_pg_invalidate_relcache). Stored keys stay valid: both compute them bit for
+-- bit alike.
 --
 -- Run all three steps in one transaction, with search_path on the extension's schema:
 --   psql -v ON_ERROR_STOP=1 --single-transaction \

@@ -1,7 +1,7 @@
 -- urn_pg: urn-sql's PostgreSQL objects, computed natively by urn-core.
 --
 -- The same objects as urn-sql's portable migration (revision 5), with the same names,
--- parameters, results and errors bit for bit: DOMAIN urn, DOMAIN urn_key, urn_key_v1(urn),
+-- parameters, results and messages bit for bit: DOMAIN urn, DOMAIN urn_key, urn_key_v1(urn),
 -- urn_key_v1_inline(urn), urn_key_v2(urn), urn_key_v2_inline(urn), urn_key_index(text),
 -- urn_key_index(urn_key), urn_check(text), urn_valid(text),
 -- urn_nid(urn), urn_nss(urn), urn_rfc8141_key(urn). Tables written for the portable SQL work

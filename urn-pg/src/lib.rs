@@ -7,9 +7,10 @@
 //! written for the portable SQL works unchanged, and a database moves between the two without
 //! re-keying (see the README).
 //!
-//! Every function is declared by hand in `sql/urn_pg.sql` (`sql = false` here): the script
-//! must adopt the objects of a portable install before replacing them, in an order pgrx's
-//! generated SQL cannot express, and the parameters are the domains, which Rust cannot name.
+//! Every function is declared by hand in `sql/urn_pg.template.sql` (`sql = false` here): the
+//! script must adopt the objects of a portable install before replacing them, in an order
+//! pgrx's generated SQL cannot express, and the parameters are the domains, which Rust cannot
+//! name.
 //!
 //! Arguments arrive as bytes (`&[u8]`, text and bytea share the varlena layout), not `&str`:
 //! pgrx panics on non-UTF-8 text in a database whose encoding is not UTF-8, and a URN's error

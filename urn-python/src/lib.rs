@@ -8,8 +8,8 @@
 //! - [`arrow`]: the same over Arrow string arrays (C Data Interface, read without copying);
 //! - [`polars_expr`]: the same as a Polars expression plugin (this library is the plugin);
 //! - [`dirty`]: `find` and `repair`, URNs in free text and near-misses repaired;
-//! - [`ops`]: the columnar operations by name, one list for Arrow, Polars and Python (the
-//!   per-value work of both is urn-arrow's, shared with urn-datafusion);
+//! - [`ops`]: the columnar operations by name, one list for Arrow, Polars, Spark and Python (the
+//!   per-value work of each is urn-arrow's, shared with urn-datafusion);
 //! - [`text`]: a Python `str` read as UTF-8, without a copy where the interpreter allows it.
 
 use pyo3::prelude::*;

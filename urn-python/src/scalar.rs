@@ -58,7 +58,7 @@ pub(crate) fn syntax(name: &str) -> PyResult<Syntax> {
 /// A URN (RFC 8141), kept verbatim. `==`, `hash` and ordering are the canonical key's.
 ///
 /// It keeps the `str` it was made from, not a Rust copy: a copy is an allocation a URN, the
-/// largest part of `parse` when the URNs are kept, as a column's are (BENCHMARKS.md, Python).
+/// largest part of `parse` when the URNs are kept, as a column's are.
 /// The components are parsed again when asked for, on a getter that makes a `str` anyway; the
 /// key is made once, on first use, and kept for `==`, `hash` and ordering.
 #[pyclass(module = "urnkit", name = "Urn", subclass, frozen)]

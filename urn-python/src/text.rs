@@ -2,7 +2,7 @@
 //!
 //! The wheel is built for the stable ABI of CPython 3.9 (`abi3-py39`), where PyO3 reads a
 //! `&str` by encoding the `str` into a new `bytes` object and copying that into a `String`: two
-//! allocations and two copies a call (what that costs: BENCHMARKS.md, Python).
+//! allocations and two copies a call.
 //! `PyUnicode_AsUTF8AndSize` hands out the UTF-8 the `str` keeps itself (its own data when it
 //! is ASCII, as every URN is) and belongs to the stable ABI from 3.10, so this build calls it
 //! when the running interpreter is 3.10 or newer; on 3.9 and on Windows it keeps PyO3's copy

@@ -158,7 +158,7 @@ fn main() {
                 // Each round starts one variant later: a load may run while the server still
                 // cleans up the table the one before it dropped. In a fixed order the keyed V2
                 // load, always after V1's, came out 2–3% slower than V1 in medians of 5; in
-                // rotation, 1–3% faster (BENCHMARKS.md, "Key rules V2").
+                // rotation, 1–3% faster.
                 for round in 0..run_count() {
                     for i in 0..variants.len() {
                         let v = (round + i) % variants.len();

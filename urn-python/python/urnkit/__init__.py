@@ -6,8 +6,8 @@
 >>> urnkit.Urn("urn:isbn:0395363411") == urnkit.parse("URN:ISBN:0-395-36341-1")
 True
 
-``urnkit.arrow`` (pyarrow) and ``urnkit.polars`` (Polars) hold the columnar functions; the
-classes are pydantic v2 field types when pydantic is installed.
+``urnkit.arrow`` (pyarrow), ``urnkit.polars`` (Polars) and ``urnkit.spark`` hold the columnar
+functions; the classes are pydantic v2 field types when pydantic is installed.
 """
 
 from __future__ import annotations

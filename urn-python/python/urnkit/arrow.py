@@ -1,10 +1,10 @@
 """The URN functions over Arrow string columns (pyarrow).
 
 Each takes a ``pyarrow.Array`` or ``pyarrow.ChunkedArray`` (or any object exporting the Arrow
-C Data Interface) of ``string``, ``large_string`` or ``string_view``, reads it without
-copying, and returns the same kind of object (a chunked array keeps its chunks). A null stays
-null; an invalid URN gives a null ``key``, ``nid`` and ``nss``. The work runs in Rust, without
-the GIL and without a Python object per row.
+C Data Interface) of ``string``, ``large_string``, ``string_view`` or their dictionaries, reads
+it without copying, and returns the same kind of object (a chunked array keeps its chunks). A
+null stays null; an invalid URN gives a null ``key``, ``nid`` and ``nss``. The work runs in
+Rust, without the GIL and without a Python object per row.
 """
 
 from __future__ import annotations

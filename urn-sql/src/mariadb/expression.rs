@@ -17,8 +17,7 @@
 //! change its meaning). The comparisons that case could change compare bytes
 //! (`CAST(… AS BINARY)`), so even a column declared with a case-insensitive collation gets
 //! exact keys. The `%XX` pass runs on bytes too: `REGEXP_REPLACE` on utf8mb4 text costs time
-//! quadratic in the length, on a binary string linear (BENCHMARKS.md, MariaDB;
-//! `long_keys_are_linear`).
+//! quadratic in the length, on a binary string linear (the test `long_keys_are_linear`).
 
 use std::fmt::Write;
 
@@ -87,7 +86,7 @@ impl KeyParts {
             "SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING({u}, LOCATE(':', {u}, 5) + 1), '?', 1), '#', 1)"
         );
         // One `IN` of every such prefix, whatever their lengths: V2's doi and lei add no
-        // comparison of their own (BENCHMARKS.md, MariaDB).
+        // comparison of their own.
         let prefixes = not_lower_case_prefixes(rules);
         let not_check_digits = if prefixes.is_empty() {
             String::new()

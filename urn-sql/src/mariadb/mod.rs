@@ -6,7 +6,7 @@
 //! Why a generated column written in built-ins: MariaDB refuses a stored function in a
 //! generated column, an indexed virtual column and a CHECK (ERROR 1901), and has no expression
 //! index; and a routine compiles its regular expressions again on every call, which made a
-//! trigger calling `urn_key_v1` many times as slow as `TEXT UNIQUE` (BENCHMARKS.md). The key as one expression
+//! trigger calling `urn_key_v1` many times as slow as `TEXT UNIQUE`. The key as one expression
 //! of built-in functions ([`key_expression`]) is compiled once per opened table; no client can
 //! write a generated column (ERROR 1906); MariaDB refuses a cascading foreign key on a column a
 //! stored generated column reads (ERROR 1901), so no cascade can leave a key stale. The

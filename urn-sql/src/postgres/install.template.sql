@@ -46,8 +46,8 @@
 --   generated keys and indexes, so they are qualified instead.)
 -- * Every PL/pgSQL function runs with `SET search_path = pg_catalog, pg_temp`: PL/pgSQL looks
 --   names up when it runs, and then finds built-ins only. It costs ~1.6 us a call
---   (PostgreSQL 15), paid by urn_key_v1 on the spellings urn_key_v1_inline does not key
---   itself, by urn_rfc8141_key, urn_check and the domains' refusal paths.
+--   (PostgreSQL 15), paid by urn_key_v1, … on the spellings their _inline twins do not
+--   key, by urn_rfc8141_key, urn_check and the domains' refusal paths.
 -- * This script refuses (with the object's name and owner) any type or function of its names
 --   in the target schema that another role owns or that is not what it would make (a domain
 --   over text), and it keeps the domains' constraints only when their bound expressions are
@@ -66,10 +66,10 @@
 --   ~3 us), inside a CASE so that only a refused value goes on to the function that finds the
 --   parser's message and raises it: valid values never pay for the message. A regex costs by
 --   the states it passes through (~0.05 us each, built anew per call), so each value meets the
---   smallest of four grammars that decides it. The key is urn_key_v1_inline, inlined into the
+--   smallest of four grammars that decides it. The key is urn_key_v2_inline, inlined into the
 --   generated column: the common spellings cost a few built-in calls (~0.05 us each) instead
 --   of a PL/pgSQL call (~0.2 us, plus ~0.08 us a statement, plus its SET clause), and the
---   rest goes to urn_key_v1, PL/pgSQL written as few statements: a first one for a URN that
+--   rest goes to urn_key_v2, PL/pgSQL written as few statements: a first one for a URN that
 --   is its own key, then the NID and the NSS once, one CASE for the namespace rules that skips
 --   a rule when the letter case is already the key's, the ISBN and ISSN check characters as
 --   arithmetic expressions, and the %XX pass only for an NSS with a '%'.
@@ -99,7 +99,7 @@
 --
 -- Table pattern (`urn sql --dialect postgres --table NAME` prints one):
 --   urn     urn  NOT NULL,
---   urn_key text COLLATE "C" GENERATED ALWAYS AS (urn_key_v1_inline(urn)) STORED NOT NULL
+--   urn_key text COLLATE "C" GENERATED ALWAYS AS (urn_key_v2_inline(urn)) STORED NOT NULL
 --   CREATE UNIQUE INDEX items_urn_key_unique ON items ((urn_key_index(urn_key)) COLLATE "C");
 -- (Tables made with earlier patterns, the key in the database's collation or revision 2's
 -- `urn_key urn_key GENERATED ALWAYS AS (urn_key_v1(urn))`, keep working unchanged;

@@ -10,10 +10,11 @@
 //!    member of that role, switches to it for the whole run; anyone else is refused); a table
 //!    named without a schema must be the database's only relation of that name, and the
 //!    runner's own;
-//! 2. the table is checked: not partitioned, keyed by the old rules' function, nothing but its
-//!    unique index depends on the key column (the switch drops it), urn-sql's functions the
-//!    re-key binds owned by a trusted role (as the DDL checks them), its triggers' functions
-//!    too, and no object of another role under a name the re-key makes;
+//! 2. the table is checked: neither partitioned nor inherited from, keyed by the old rules'
+//!    function, nothing but its unique index depends on the key column (the switch drops it),
+//!    urn-sql's functions the re-key binds owned by a trusted role (as the DDL checks them),
+//!    its triggers' functions too, and no object of another role under a name the re-key
+//!    makes;
 //! 3. the collisions are collected and listed, then refused or moved ([`OnCollision`]);
 //! 4. the column `<key>_<new>` is added (metadata only), and the trigger that fills it;
 //! 5. the rows are filled in batches of 10,000 in id order (each its own transaction);
