@@ -471,3 +471,80 @@ fn relative_links_resolve() {
     }
     assert!(checked >= 8, "{checked}");
 }
+
+/// Each engine's install script and the doc that lists its SQL functions.
+const SQL_FUNCTION_DOCS: [(&str, &str); 3] = [
+    (
+        "urn-sql/migrations/postgres/2026-11-23-000000_urn_types/up.sql",
+        "urn-sql/docs/postgresql.md",
+    ),
+    ("urn-pg/sql/urn_pg.sql", "urn-pg/README.md"),
+    (
+        "urn-sql/migrations/mariadb/2026-11-24-000000_urn_types/up.sql",
+        "urn-sql/docs/mariadb.md",
+    ),
+];
+
+/// The functions and procedures `sql` creates.
+fn created_functions(sql: &str) -> BTreeSet<String> {
+    sql.lines()
+        .filter_map(|line| {
+            let lower = line.trim_start().to_ascii_lowercase();
+            let rest = ["create or replace function ", "create function "]
+                .into_iter()
+                .chain(["create or replace procedure ", "create procedure "])
+                .find_map(|start| lower.strip_prefix(start))?;
+            let name = rest.split('(').next()?.trim().trim_matches('"');
+            Some(name.rsplit('.').next().unwrap_or(name).to_owned())
+        })
+        .collect()
+}
+
+/// The `urn_…` names `doc` writes as a call (`urn_check(text)`).
+fn called_functions(doc: &str) -> BTreeSet<String> {
+    doc.match_indices("urn_")
+        .filter_map(|(at, _)| {
+            let name: String = doc[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let after = doc[at + name.len()..].chars().next();
+            let before = doc[..at].chars().next_back();
+            let whole = !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+            (whole && after == Some('(')).then_some(name)
+        })
+        .collect()
+}
+
+/// The lists of SQL functions are checked against the installs: every function a doc writes
+/// as a call is one its engine's install creates, and every function that more than one
+/// install creates (the functions users call; each install's internal helpers are its own) is
+/// named in the doc of each engine that creates it.
+#[test]
+fn sql_function_lists_are_the_installs() {
+    let installs: Vec<(BTreeSet<String>, String, &str)> = SQL_FUNCTION_DOCS
+        .iter()
+        .map(|(sql, doc)| (created_functions(&read(sql)), read(doc), *doc))
+        .collect();
+    for (created, _, doc) in &installs {
+        assert!(created.len() >= 4, "{doc}: {created:?}");
+    }
+    for (i, (created, text, doc)) in installs.iter().enumerate() {
+        let called = called_functions(text);
+        let extra: Vec<&String> = called.iter().filter(|f| !created.contains(*f)).collect();
+        assert!(
+            extra.is_empty(),
+            "{doc} names functions its install does not create: {extra:?}"
+        );
+        let shared = created.iter().filter(|f| {
+            installs
+                .iter()
+                .enumerate()
+                .any(|(j, (other, _, _))| j != i && other.contains(*f))
+        });
+        let missing: Vec<&String> = shared
+            .filter(|f| !text.contains(&format!("`{f}(")) && !text.contains(&format!("`{f}`")))
+            .collect();
+        assert!(missing.is_empty(), "{doc} does not name {missing:?}");
+    }
+}
