@@ -500,7 +500,7 @@ fn created_functions(sql: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// The `urn_…` names `doc` writes as a call (`urn_check(text)`).
+/// The `urn_…` names `doc` writes as an SQL call (`urn_check(text)`).
 fn called_functions(doc: &str) -> BTreeSet<String> {
     doc.match_indices("urn_")
         .filter_map(|(at, _)| {
@@ -510,7 +510,8 @@ fn called_functions(doc: &str) -> BTreeSet<String> {
                 .collect();
             let after = doc[at + name.len()..].chars().next();
             let before = doc[..at].chars().next_back();
-            let whole = !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+            // Not part of a longer name, nor a Rust path's last segment (`sqlite::urn_guards(`).
+            let whole = !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':');
             (whole && after == Some('(')).then_some(name)
         })
         .collect()
@@ -545,6 +546,36 @@ fn sql_function_lists_are_the_installs() {
         let missing: Vec<&String> = shared
             .filter(|f| !text.contains(&format!("`{f}(")) && !text.contains(&format!("`{f}`")))
             .collect();
+        assert!(missing.is_empty(), "{doc} does not name {missing:?}");
+    }
+}
+
+/// The SQLite functions urn-sql registers (read back from a connection), and the docs that
+/// list them: each names every one, and names no other as a call.
+#[test]
+fn sqlite_function_lists_are_the_registered_functions() {
+    let conn = rusqlite::Connection::open_in_memory().expect("an in-memory database");
+    urn_sql::rusqlite::register_functions(&conn).expect("registered");
+    let mut query = conn
+        .prepare(
+            "SELECT DISTINCT name FROM pragma_function_list WHERE name LIKE 'urn\\_%' ESCAPE '\\'",
+        )
+        .expect("pragma_function_list");
+    let registered: BTreeSet<String> = query
+        .query_map([], |row| row.get(0))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("names");
+    assert!(registered.len() >= 3, "{registered:?}");
+    for doc in ["urn-sqlite-ext/README.md", "urn-sql/docs/sqlite.md"] {
+        let text = read(doc);
+        let called = called_functions(&text);
+        let extra: Vec<&String> = called.difference(&registered).collect();
+        assert!(
+            extra.is_empty(),
+            "{doc} names functions urn-sql does not register: {extra:?}"
+        );
+        let missing: Vec<&String> = registered.difference(&called).collect();
         assert!(missing.is_empty(), "{doc} does not name {missing:?}");
     }
 }
