@@ -130,8 +130,9 @@ pub fn sql_literal(text: &str) -> String {
 }
 
 /// The fields of each struct in [`Op::Find`]'s list: `start`, `end` (`Int64`, byte offsets in
-/// the value), `text` (`Utf8`, the URN as written), `key` (`Utf8`), `link_start`, `link_end`
-/// (`Int64`, the span of the resolver link around the URN, null when none).
+/// the value), `text` (`Utf8`, the URN as written; for a DOI in a doi.org link, `urn:doi:` and
+/// the DOI), `key` (`Utf8`), `link_start`, `link_end` (`Int64`, the span of the resolver link
+/// around the URN, null when none).
 #[must_use]
 pub fn found_fields() -> Fields {
     Fields::from(vec![
@@ -256,7 +257,8 @@ pub fn offset_i64(offset: usize) -> i64 {
 
 /// The type of `op`'s result over values of type `input`: a text result has the input's
 /// layout (a dictionary's values too), [`Op::IsValid`] is `Boolean`, [`Op::Problem`] the
-/// struct of [`problem_fields`].
+/// struct of [`problem_fields`], [`Op::Find`] a list of [`found_fields`] structs and
+/// [`Op::Repair`] the struct of [`repair_fields`].
 pub fn output_type(op: Op, input: &DataType) -> Result<DataType, Error> {
     let strings =
         |t: &DataType| matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View);

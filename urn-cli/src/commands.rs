@@ -360,7 +360,8 @@ impl KeySet {
     }
 }
 
-/// `urn check`: silence for valid inputs, `line N: <message>` for invalid ones.
+/// `urn check`: silence for valid inputs, `line N: <message>` (or `argument N: <message>`)
+/// for invalid ones.
 pub(crate) fn check(
     args: &[String],
     options: ParseOptions,

@@ -22,7 +22,7 @@ struct LinkRecord<'a> {
     text: &'a str,
 }
 
-/// One line of `urn find` (the first five fields are the contract in the README).
+/// One line of `urn find` (its fields, `file` only with files, are the contract in the README).
 #[derive(Serialize)]
 struct Hit<'a> {
     line: usize,

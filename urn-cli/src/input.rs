@@ -64,8 +64,8 @@ pub(crate) enum LineFormat {
 /// one at a time (never all at once). A line is kept only up to what an input
 /// of `options`' maximum length can take (its `\r\n`; in JSON, six bytes per escaped byte):
 /// the rest of a longer line is read past, not stored, and the line gets urn-core's error for
-/// an input over the cap, so memory stays bounded whatever the input. Stops early if `each`
-/// returns an error.
+/// an input over the cap, so with `--max-len` memory stays bounded whatever the input (without
+/// it the cap is `usize::MAX`). Stops early if `each` returns an error.
 pub(crate) fn for_each(
     args: &[String],
     format: LineFormat,

@@ -83,7 +83,8 @@ enum Command {
         #[command(flatten)]
         rules: RulesArg,
     },
-    /// Print nothing for valid inputs; `line N: <message>` on stderr for each invalid one.
+    /// Print nothing for valid inputs; `line N: <message>` (or `argument N: <message>`) on
+    /// stderr for each invalid one.
     #[command(after_help = "Example:\n  \
         $ printf 'urn:example:ok\\nurn:example:a b\\n' | urn check\n  \
         line 2: invalid URN: ' ' at byte 13 is not allowed in the NSS\n  \

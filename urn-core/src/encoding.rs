@@ -1,6 +1,7 @@
 //! Percent-encoding between native identifiers (any UTF-8 text) and NSS text.
 //!
-//! Lossless both ways: every character outside RFC 8141's literal NSS set is written as
+//! Lossless both ways: every character outside RFC 8141's literal `pchar` set (the NSS's
+//! characters less `/`) is written as
 //! `%XX` with upper-case hex (so `%`, `/`, `?`, `#` and non-ASCII are always encoded), `+` is
 //! data and never a space, and decoding rejects what is not UTF-8 instead of guessing.
 

@@ -280,8 +280,8 @@ impl LinkScan {
 ///   `xmlns='urn:xmpp:ping'/>`, `('urn:nbn:fi','…')`, `42,urn:isbn:…,The Hobbit`. Then prose
 ///   gives back what it puts after a name: a trailing `.`, `,`, `;`, `:`, `!` or `?`, a `)`
 ///   that closes no `(` of the URN, and a `'` or `*` that closes none of the URN (an odd
-///   count), again and again until none is left. `]`, `>`, `"`, white space and every
-///   non-ASCII character end a URN anyway: RFC 8141 allows none of them.
+///   count), again and again until none is left. `]`, `}`, `>`, `"`, `|`, `` ` ``, white
+///   space and every non-ASCII character end a URN anyway: RFC 8141 allows none of them.
 /// - [`UrnEnd::Longest`] keeps them: the longest run that parses.
 ///
 /// What is left is parsed with the given [`ParseOptions`]; where the parser stops at a byte

@@ -20,8 +20,8 @@ use core::str::FromStr;
 ///    and its key function, `V3 => urn_key_v3;`.
 /// 2. Give each namespace whose rule changes the new rule with `since: KeyRules::V3` in its
 ///    file (a rule that does not change is not restated).
-/// 3. Run `bash .ci/bless`: the SQL key functions of every version, the docs' tables and
-///    urnkit's per-version functions.
+/// 3. Run `bash .ci/bless`: the new version's frozen-key digest, the SQL key functions of
+///    every version, the docs' tables and urnkit's per-version functions.
 ///
 /// Every engine's names (`urn_key_v3`, `try_urn_key_v3`, `key_v3`, `--rules v3`) follow, and
 /// the CHANGELOG says so; `examples/tests/key_versions.rs` counts these 3 steps and holds each

@@ -295,7 +295,9 @@ pub mod sql {
 /// The RFC 8141 section 3 canonical form: lower-case `urn` and NID, upper-case hex in
 /// `%XX`, no r-, q- or f-component.
 ///
-/// Every [`UrnKey`](crate::UrnKey) matches it. The converse also needs the namespace rules
+/// Every [`UrnKey`](crate::UrnKey) of an RFC 8141 URN matches it (the key of an RFC 2141 URN
+/// may have a one-character NID, or one ending in `-`, which it refuses). The converse also
+/// needs the namespace rules
 /// (`urn:uuid:` keys are lower case, `urn:isbn:` keys have no hyphens, …), which
 /// [`UrnKey::parse`](crate::UrnKey::parse) checks on top.
 pub const URN_KEY: &str = concat!(

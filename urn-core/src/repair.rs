@@ -25,8 +25,8 @@ pub enum FixKind {
     LeadingWhitespace,
     /// White space after the URN, removed.
     TrailingWhitespace,
-    /// A control character at either end, or an invisible one (zero-width space, joiner, word
-    /// joiner, U+FEFF) anywhere, removed.
+    /// A control character at either end, or an invisible one (zero-width space, non-joiner,
+    /// joiner, word joiner, U+FEFF) anywhere, removed.
     Control,
     /// A full-width form of an ASCII character (U+FF01 to U+FF5E), made ASCII.
     FullWidth,
@@ -37,7 +37,7 @@ pub enum FixKind {
     Space,
     /// White space around the `:`s of `urn:<NID>:`, removed.
     Spacing,
-    /// `urn:` written before a registered NID that lacked it.
+    /// `urn:` written before a registered formal NID that lacked it.
     MissingPrefix,
     /// A second `urn:` (`urn:urn:isbn:…`: the NID `urn` is reserved), removed.
     DoubledPrefix,
@@ -103,7 +103,7 @@ pub struct Fix {
 }
 
 /// What [`repair`] made of a text: a URN and the fixes that made it, or the parser's error on
-/// the text as given.
+/// the text as given (or the namespace's refusal of the URN made: [`Repair::refused`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Repair {
     outcome: Result<Urn, ParseError>,
@@ -150,7 +150,8 @@ impl Repair {
     /// The URN and its fixes, or the parser's error.
     ///
     /// # Errors
-    /// The parser's error on the text as given, where no repair made it a URN.
+    /// The parser's error on the text as given, where no repair made it a URN; the
+    /// [`ErrorKind::InvalidNss`] of [`Repair::error`] where its namespace refuses the URN made.
     pub fn into_result(self) -> Result<(Urn, Vec<Fix>), ParseError> {
         let fixes = self.fixes;
         self.outcome.map(|urn| (urn, fixes))
@@ -257,13 +258,15 @@ const fn is_urn_char(c: char) -> bool {
 /// A URN is returned as it is, with no fixes (one whose NID is the reserved `urn` is first read
 /// as a doubled prefix). Otherwise, each of these is tried, in order, and listed where made
 /// ([`FixKind`]): invisible characters removed, and a byte order mark, white space and control
-/// characters at either end; full-width ASCII made ASCII; white space around the `:`s of
+/// characters at either end; quotes or brackets around the whole text and a sentence mark at
+/// its end removed; a resolver link, or a URN percent-encoded whole, made the URN it stands
+/// for; full-width ASCII made ASCII; white space around the `:`s of
 /// `urn:<NID>:` removed, a doubled `urn:` removed, a missing `urn:` written before a
-/// registered NID (`isbn:…`); the namespace's name as a label at the start of its NSS
+/// registered formal NID (`isbn:…`); the namespace's name as a label at the start of its NSS
 /// removed where the NSS is valid only without it; in an NSS of a namespace grouped by dashes
 /// (isbn, issn, uuid), Unicode dashes and white space made `-`; what RFC 8141 allows only
-/// percent-encoded, encoded. If the result parses, it is the URN; if not, the error is the
-/// parser's on `input`.
+/// percent-encoded, encoded. If the result parses, it is the URN (unless its known namespace
+/// refuses it: [`Repair::refused`]); if not, the error is the parser's on `input`.
 ///
 /// ```
 /// use urn_core::{FixKind, repair};

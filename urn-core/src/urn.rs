@@ -353,7 +353,7 @@ impl fmt::Debug for Urn {
     }
 }
 
-/// Equal when the keys are equal (without building them).
+/// Equal when the keys are equal (compared without allocating).
 impl PartialEq for Urn {
     fn eq(&self, other: &Self) -> bool {
         self.as_urn_ref() == other.as_urn_ref()

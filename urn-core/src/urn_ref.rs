@@ -331,7 +331,7 @@ impl<'a> TryFrom<&'a str> for UrnRef<'a> {
     }
 }
 
-/// Equal when the keys are equal (without building them).
+/// Equal when the keys are equal (compared without allocating).
 impl PartialEq for UrnRef<'_> {
     fn eq(&self, other: &Self) -> bool {
         canonical::eq(&self.parsed, &other.parsed)

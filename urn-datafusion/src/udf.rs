@@ -46,7 +46,8 @@ impl ScalarUDFImpl for UrnFunction {
     }
 
     /// urn-arrow's output type: a text result has the argument's layout (a dictionary's
-    /// values too); `urn_valid` is boolean, `urn_find` a list and `urn_repair` a struct.
+    /// values too); `urn_valid` is boolean, `urn_find` a list, `urn_problem` and `urn_repair`
+    /// structs.
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
         let input = match arg_types {
             [DataType::Null] => &DataType::Utf8,

@@ -48,9 +48,10 @@ impl<'t> CodePoints<'t> {
 }
 
 /// The URNs in `text`, in order, each a dict: `start`, `end` (offsets into `text`: `text[start:
-/// end]` is the URN), `text`, `key` (under `rules`), `link` (the resolver link's `(start, end)`
-/// or `None`). A URN ends where prose ends it (urn-core's `find`), or with `longest=True` where
-/// the parser's longest match does.
+/// end]` is the URN, or the DOI of a doi.org link), `text` (the URN; for a DOI, `urn:doi:` and
+/// the DOI), `key` (under `rules`), `link` (the resolver link's `(start, end)` or `None`). A
+/// URN ends where prose ends it (urn-core's `find`), or with `longest=True` where the parser's
+/// longest match does.
 #[pyfunction]
 #[pyo3(signature = (text, *, longest = false, syntax = "rfc8141", rules = "v2"))]
 fn find<'py>(
@@ -86,8 +87,9 @@ fn find<'py>(
 
 /// What repair makes of `text`: a dict of `input`, `urn` (`None` when not repaired), `fixes`
 /// (dicts of `kind`, `start`, `end`: offsets into `text`, `before`, `after`) and `error` (a dict
-/// of `kind`, `offset`, `message`: the parser's on `text`, or `None`). A URN comes back as it
-/// is, with no fixes.
+/// of `kind`, `offset`, `message`: the parser's on `text`; for a URN the fixes made that its
+/// known namespace refuses, `invalid_nss`, the byte in that URN and the namespace's message; or
+/// `None`). A URN comes back as it is, with no fixes.
 #[pyfunction]
 fn repair<'py>(py: Python<'py>, text: &Bound<'_, PyString>) -> PyResult<Bound<'py, PyDict>> {
     let input = utf8(text)?;

@@ -1,7 +1,7 @@
 //! The columnar operations by name: urn-arrow's operations table, the one list that the Arrow
 //! entry points (by name), the Polars plugin (its keyword argument `op`) and the Python
-//! wrappers read (`_urnkit.OPERATIONS`: `urnkit.arrow` and `urnkit.polars` are generated from
-//! it, and a test holds them to it).
+//! wrappers read (`_urnkit.OPERATIONS`: `urnkit.arrow`, `urnkit.polars` and `urnkit.spark` are
+//! generated from it, and a test holds them to it).
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

@@ -2,7 +2,7 @@
 //! `jsonschema` validator in which every URN `pattern` of this crate's schemas is checked by
 //! the parser itself, so a bad value is reported as
 //! `/see_also/1: invalid URN: ' ' at byte 13 is not allowed in the NSS` rather than as a
-//! 460-character regular expression, and a typed field also names its namespace's rule
+//! long regular expression, and a typed field also names its namespace's rule
 //! (`invalid isbn URN: the check digit does not match (byte 21)`).
 //!
 //! Other keywords (`required`, `type`, `maxLength`, other patterns and formats) are validated

@@ -271,7 +271,8 @@ where
     }
 }
 
-/// SQLite: lists the rows of `table` that a correct `urn_key_v1` would not have written: an
+/// SQLite: lists the rows of `table` that a correct key function of its rules (`urn_key_v2`,
+/// `urn_key_v1`) would not have written: an
 /// invalid URN, a key that is not the URN's, a second spelling of a stored URN (see
 /// [`AuditFinding`](crate::sqlite::AuditFinding) for why SQLite can hold them). Reads every
 /// row, one at a time.

@@ -8,7 +8,8 @@
 //! key-rule table; one insert-or-get protocol (the statement, the conflict, the retry, what
 //! `inserted` means) is written once, inside; the client modules (`sqlx`, `diesel`,
 //! `sea_orm`, `tokio_postgres`, `rusqlite`) are thin and alike: `install`,
-//! `insert_or_get`, `find` (and on SQLite `register_functions`, `audit`), each taking the
+//! `insert_or_get`, `find` (and on SQLite `audit` in `sqlx`, `diesel` and `rusqlite`,
+//! `register_functions` in `sqlx` and `rusqlite`; `sqlx` also has `rekey`), each taking the
 //! client's connection first. [`Dialect`] hands the statements to code that runs them itself.
 // Unsafe code is denied everywhere except the SQLite function bindings (FFI), which say why
 // they are sound.

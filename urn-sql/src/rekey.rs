@@ -295,12 +295,12 @@ pub(crate) trait Runner {
 }
 
 /// Runs a re-key of `table` on one connection (its [`Plan`], or the error of one that cannot be
-/// written): the steps [`Dialect::rekey_sql`] prints, each as the script runs it (PostgreSQL: its condition first), the collisions read
-/// from their listing. It stops after the listing when `list_only`, or when there are
-/// collisions and `on_collision` refuses them (`switched` false: nothing changed). A table
-/// re-keyed already is left as it is. On an error, or a stop, the connection's transaction, if
-/// one is open (SQLite's), is rolled back; whatever happened, what the re-key set on the
-/// connection is put back ([`Restore`]).
+/// written): the steps [`Dialect::rekey_sql`] prints, each as the script runs it (PostgreSQL: its
+/// condition first), the collisions read from their listing. It stops after the listing when
+/// `list_only`, or when there are collisions and `on_collision` refuses them (`switched` false:
+/// nothing changed). A table re-keyed already is left as it is. On an error, or a stop, the
+/// connection's transaction, if one is open (SQLite's), is rolled back; whatever happened, what the
+/// re-key set on the connection is put back ([`Restore`]).
 ///
 /// [`Dialect::rekey_sql`]: crate::Dialect::rekey_sql
 #[cfg_attr(

@@ -73,9 +73,10 @@ pub fn find(
     protocol::run_blocking(protocol::find(&mut Conn(conn), &plan, urn))
 }
 
-/// Lists the rows of `table` that a correct `urn_key_v1` would not have written: an invalid
-/// URN, a key that is not the URN's, a second spelling of a stored URN (see
-/// [`AuditFinding`] for why SQLite can hold them). Reads every row.
+/// Lists the rows of `table` that a correct key function of its rules (`urn_key_v2`,
+/// `urn_key_v1`) would not have written: an invalid URN, a key that is not the URN's, a second
+/// spelling of a stored URN (see [`AuditFinding`] for why SQLite can hold them). Reads every
+/// row.
 ///
 /// ```
 /// let conn = rusqlite::Connection::open_in_memory()?;

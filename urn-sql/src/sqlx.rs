@@ -1,7 +1,7 @@
 //! sqlx helpers for PostgreSQL, SQLite and MariaDB (features `sqlx-postgres`, `sqlx-sqlite`,
 //! `sqlx-mariadb`): [`install`], [`insert_or_get`] and [`find`] take any connection of the
-//! three (`&pool`, `&mut conn`, `&mut tx`); on SQLite also [`register_functions`] and
-//! [`audit`].
+//! three (`&pool`, `&mut conn`, `&mut tx`), as do [`rekey()`] and [`rekey_collisions`]; on
+//! SQLite also [`register_functions`] and [`audit`].
 //!
 //! Column types need nothing from here: with the features on, `Urn`, `UrnKey` and `NsUrn<N>`
 //! implement `Type`, `Encode` and `Decode` (and `PgHasArrayType`), so `.bind(&urn)` and
@@ -405,7 +405,8 @@ pub async fn register_functions(conn: &mut ::sqlx::SqliteConnection) -> Result<(
         .map_err(|e| ::sqlx::Error::Configuration(Box::new(e)))
 }
 
-/// SQLite: lists the rows of `table` that a correct `urn_key_v1` would not have written: an
+/// SQLite: lists the rows of `table` that a correct key function of its rules (`urn_key_v2`,
+/// `urn_key_v1`) would not have written: an
 /// invalid URN, a key that is not the URN's, a second spelling of a stored URN (see
 /// [`AuditFinding`](crate::sqlite::AuditFinding) for why SQLite can hold them). Reads every
 /// row, one at a time.

@@ -1,7 +1,7 @@
 //! diesel: `Urn`, `UrnKey` and `NsUrn<N>` as `Text` columns (and `UrnRef` as a bind
 //! parameter: diesel reads values back owned), or as the `urn` / `urn_key`
-//! PostgreSQL domains through the [`sql_types`](crate::sql_types) markers (features `diesel`, `diesel-postgres`,
-//! `diesel-sqlite`).
+//! PostgreSQL domains through the [`sql_types`](crate::sql_types) markers (features `diesel`,
+//! `diesel-postgres`, `diesel-sqlite`, `diesel-mariadb`).
 //!
 //! The impls are generic over the backend, so they work wherever `str: ToSql<Text, DB>` and
 //! `String: FromSql<Text, DB>` do. Reading re-checks the stored text: a value that is not a

@@ -2,7 +2,9 @@
 //!
 //! Each is a string schema with `format: "urn"` (an annotation most validators ignore unless
 //! told otherwise) plus a `pattern` from [`patterns`](crate::patterns) that accepts exactly
-//! what the parser accepts, and `maxLength`. The schemas are inlined, so every field of a
+//! what the parser accepts (for `UrnKey`, the RFC 8141 key form
+//! [`patterns::URN_KEY`](crate::patterns::URN_KEY); for `NsUrn<N>`, `N::NSS_PATTERN` as the
+//! NSS, which may accept more), and `maxLength`. The schemas are inlined, so every field of a
 //! derived struct carries its own `pattern` instead of a `$ref`.
 
 use alloc::borrow::Cow;

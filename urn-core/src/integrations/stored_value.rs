@@ -1,4 +1,5 @@
-//! Checking text read back from a database, shared by the sqlx and diesel integrations.
+//! Checking text read back from a database, shared by the sqlx, diesel, tokio-postgres,
+//! rusqlite and SeaORM integrations.
 //!
 //! A database can hold text that no `Urn` would have written (another client, a manual
 //! `UPDATE`, a migration gone wrong). Reading it must fail with an error that names the value

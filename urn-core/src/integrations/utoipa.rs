@@ -1,7 +1,8 @@
 //! utoipa (OpenAPI 3.1) `PartialSchema`/`ToSchema` for `Urn`, `UrnRef`, `UrnKey` and
 //! `NsUrn<N>` (feature `utoipa`): the same string schema as the JSON Schema documents — format
-//! `urn`, the `pattern` that accepts exactly what the parser accepts (the namespace's pattern
-//! for typed fields), `maxLength`, a description and examples.
+//! `urn`, the `pattern` that accepts exactly what the parser accepts (the RFC 8141 key form for
+//! `UrnKey`; the namespace's pattern, which may accept more, for typed fields), `maxLength`, a
+//! description and examples.
 
 use alloc::borrow::Cow;
 

@@ -107,9 +107,9 @@ fn backtick(quoted: &str) -> String {
     quoted.replace('"', "`")
 }
 
-/// One trigger of a keyed table (made on the table named `on`), refusing an invalid or NULL URN on `event` (`INSERT`,
-/// `UPDATE`) with the parser's message. It declares no variable: MariaDB would make them anew
-/// on every row (see [`expression::Variables`]).
+/// One trigger of a keyed table (made on the table named `on`), refusing an invalid or NULL URN on
+/// `event` (`INSERT`, `UPDATE`) with the parser's message. It declares no variable: MariaDB would
+/// make them anew on every row (see [`expression::Variables`]).
 fn trigger(table: &UrnTable, on: &str, event: &str) -> String {
     let (name, urn, key) = (
         backtick(on),
@@ -437,10 +437,10 @@ fn key_routines(header: &dyn Fn(&str, &str, &str, &str) -> String, text: &str) -
         .collect()
 }
 
-/// [`UP`] for the `mariadb` command-line tool: the client splits statements at `;`, which the
-/// functions' bodies hold, so the statements end with `//` between `DELIMITER` lines. A line
-/// that starts in its first column (not a comment) and ends with `;` ends a statement of the
-/// script; every statement inside a body is indented.
+/// `sql` ([`UP`], or a table's compound statement) for the `mariadb` command-line tool: the client
+/// splits statements at `;`, which the functions' bodies hold, so the statements end with `//`
+/// between `DELIMITER` lines. A line that starts in its first column (not a comment) and ends with
+/// `;` ends a statement of the script; every statement inside a body is indented.
 ///
 /// ```
 /// let cli = urn_sql::mariadb::client_sql(urn_sql::mariadb::UP);

@@ -19,8 +19,9 @@
 //! What stays: the retired key columns. MariaDB 10.11 drops a STORED column of a table that has
 //! indexed VIRTUAL columns only by copying the table (`ALGORITHM=COPY`, which blocks writers
 //! for the copy: BENCHMARKS.md has the time), so the script leaves them (each insert still
-//! computes them) and prints that statement, commented out, for a maintenance window. The key is VIRTUAL from then on: a lookup reads it from the one row the
-//! index finds; a full scan that reads it computes it for every row.
+//! computes them) and prints that statement, commented out, for a maintenance window. The key
+//! is VIRTUAL from then on: a lookup reads it from the one row the index finds; a full scan
+//! that reads it computes it for every row.
 //!
 //! The statements that add the columns and switch ask for the table's metadata lock with
 //! `NOWAIT` (writers never queue behind it), 10 tries 0.1 to 1 s apart, then `WAIT 1` three

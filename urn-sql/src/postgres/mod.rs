@@ -102,12 +102,12 @@ pub(crate) fn create_table(table: &UrnTable) -> String {
 }
 
 /// The PL/pgSQL statements (for [`create_table`]'s `DO` block, which declares `refused`) that
-/// refuse (SQLSTATE 42501) to make a table on urn-sql objects that are not
-/// where the table's statements name them, or that are owned by a role other than a superuser,
-/// the role making the table, or the schema's owner (for a schema of `pg_database_owner`, as
-/// `public` is since PostgreSQL 15, the database's owner): with the urn schema left at `public` while
-/// urn-sql was installed elsewhere, a co-tenant's `public.urn_key_index` would otherwise be
-/// bound into the table's index and called by every lookup. Every name in it is qualified.
+/// refuse (SQLSTATE 42501) to make a table on urn-sql objects that are not where the table's
+/// statements name them, or that are owned by a role other than a superuser, the role making the
+/// table, or the schema's owner (for a schema of `pg_database_owner`, as `public` is since
+/// PostgreSQL 15, the database's owner): with the urn schema left at `public` while urn-sql was
+/// installed elsewhere, a co-tenant's `public.urn_key_index` would otherwise be bound into the
+/// table's index and called by every lookup. Every name in it is qualified.
 fn trusted_objects_check(table: &UrnTable) -> String {
     owner_check(
         table,

@@ -14,10 +14,11 @@
 //! put `foreign_keys` back as they found it; the shell script leaves it off (the shell's
 //! default).
 //!
-//! Guards, each raising its own message before anything changes: the table must be keyed by
-//! the old rules' function, hold only the pattern's three columns (a column of yours would not
-//! be copied), and have no index or trigger of its own (SQLite drops them with the table); the
-//! side table keep-first makes must not exist; and the collisions are refused or moved
+//! Guards, each raising its own message before anything changes: the table must be keyed by the old
+//! rules' function, hold only the pattern's three columns (a column of yours would not be copied),
+//! be defined as urn-sql makes it (no constraint, `AUTOINCREMENT` or collation of its own, which
+//! the rebuild would not keep), and have no index or trigger of its own (SQLite drops them with the
+//! table); the side table keep-first makes must not exist; and the collisions are refused or moved
 //! ([`OnCollision`]). The connection needs both key functions (urn-sql registers them; `.load
 //! liburn_sqlite_ext` in the shell).
 
