@@ -490,10 +490,14 @@ fn created_functions(sql: &str) -> BTreeSet<String> {
     sql.lines()
         .filter_map(|line| {
             let lower = line.trim_start().to_ascii_lowercase();
-            let rest = ["create or replace function ", "create function "]
-                .into_iter()
-                .chain(["create or replace procedure ", "create procedure "])
-                .find_map(|start| lower.strip_prefix(start))?;
+            let rest = [
+                "create or replace function ",
+                "create function ",
+                "create or replace procedure ",
+                "create procedure ",
+            ]
+            .into_iter()
+            .find_map(|start| lower.strip_prefix(start))?;
             let name = rest.split('(').next()?.trim().trim_matches('"');
             Some(name.rsplit('.').next().unwrap_or(name).to_owned())
         })

@@ -41,8 +41,9 @@ class Cluster:
                  conf: Optional[Dict[str, str]] = None) -> None:
         self.home = Path(pyspark.__file__).resolve().parent
         self.dir = Path(tempfile.mkdtemp(prefix="urnkit-spark-"))
-        self.env = dict(os.environ, SPARK_HOME=str(self.home), SPARK_LOCAL_IP="127.0.0.1",
-                        SPARK_LOG_DIR=str(self.dir), PYSPARK_PYTHON=sys.executable,
+        spark_env = {"SPARK_HOME": str(self.home), "SPARK_LOCAL_IP": "127.0.0.1",
+                     "PYSPARK_PYTHON": sys.executable}
+        self.env = dict(os.environ, **spark_env, SPARK_LOG_DIR=str(self.dir),
                         PYSPARK_DRIVER_PYTHON=sys.executable)
         self.processes: List[subprocess.Popen[bytes]] = []
         port = _free_port()
@@ -67,8 +68,7 @@ class Cluster:
             )
             for k, v in (conf or {}).items():
                 builder = builder.config(k, v)
-            os.environ.update(SPARK_HOME=str(self.home), SPARK_LOCAL_IP="127.0.0.1",
-                              PYSPARK_PYTHON=sys.executable)
+            os.environ.update(spark_env)  # the driver's session starts from this process
             self.spark = builder.getOrCreate()
         except BaseException:
             self.stop()

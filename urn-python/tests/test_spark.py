@@ -118,7 +118,7 @@ def test_every_sql_name_is_its_operation(
     want_names = []
     for _name, _doc, sql_name, try_sql_name in _urnkit.OPERATIONS:
         want_names += [sql_name] + ([try_sql_name] if try_sql_name else [])
-    assert names == want_names and "urn_key_v1" in names and "try_urn_key" in names
+    assert names == want_names and len(names) > len(_urnkit.OPERATIONS)
     valid = [v for v in values if v is None or all_answers[v]["valid"]]
     frame(spark, valid).createOrReplaceTempView("urns")
     frame(spark, values).createOrReplaceTempView("texts")
@@ -183,12 +183,12 @@ def test_dedup_by_each_key_version(
     valid = [t for t in inputs if answers[t]["valid"]]
     df = spark.createDataFrame([(t,) for t in valid], "u string")
     counts = {}
-    for version in ("v1", "v2"):
+    for version in answers[valid[0]]["keys"]:  # the oracle's KeyRules::VERSIONS
         want = len({answers[t]["keys"][version] for t in valid})
         counts[version] = urn_spark.dedup(df, "u", key=f"key_{version}").count()
         assert counts[version] == want, version
-    assert counts["v1"] != counts["v2"]  # the corpus tells the versions apart
-    assert urn_spark.dedup(df, "u").count() == counts["v2"]
+    assert len(set(counts.values())) > 1  # the corpus tells the versions apart
+    assert urn_spark.dedup(df, "u").count() == len({answers[t]["key"] for t in valid})
 
 
 def test_the_scalar_package_needs_no_spark() -> None:

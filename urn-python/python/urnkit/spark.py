@@ -22,7 +22,7 @@ Python UDF needs its modules).
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 import pyarrow as pa
 from pyspark.sql import Column, DataFrame, SparkSession, Window
@@ -35,7 +35,7 @@ from . import _urnkit
 
 ColumnOrName = Union[Column, str]
 
-_ROWS: Dict[str, Any] = {row[0]: row for row in _urnkit.OPERATIONS}
+_NAMES = frozenset(name for name, *_ in _urnkit.OPERATIONS)
 
 
 def _batch(operation: str, strict: bool) -> Callable[[pa.Array[Any]], pa.Array[Any]]:
@@ -55,8 +55,8 @@ def udf(operation: str, strict: bool = False) -> Any:
     """The Arrow UDF computing ``operation`` (a name of ``_urnkit.OPERATIONS``: ``key``,
     ``key_v1``, ``find``…), failing on a value that is not a URN when ``strict``; its Spark
     return type is the kernel's Arrow type for a string column."""
-    if operation not in _ROWS:
-        raise ValueError(f"no operation {operation!r}; there are {sorted(_ROWS)}")
+    if operation not in _NAMES:
+        raise ValueError(f"no operation {operation!r}; there are {sorted(_NAMES)}")
     empty = _urnkit.arrow_array(operation, pa.array([], type=pa.string()))
     # PySpark's stubs still ask for functionType, which its run time warns against (the type
     # hints choose the kind of UDF since 4.1).
@@ -108,7 +108,7 @@ def dedup(
     set order, so give ``order_by`` when other columns differ). Rows whose value is null or
     not a URN have no key and are all kept (drop them with ``is_valid``). ``key_column``
     names a column to keep the key in; without it the result has ``df``'s columns."""
-    if key not in _ROWS or not key.startswith("key"):
+    if key not in _NAMES or not key.startswith("key"):
         raise ValueError(f"no key operation {key!r}")
     keyed, rank = "__urnkit_key", "__urnkit_rank"
     taken = {keyed, rank} & set(df.columns)
