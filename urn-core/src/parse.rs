@@ -347,15 +347,19 @@ const fn offsets(bytes: &[u8], syntax: Syntax) -> Result<Offsets, ParseError> {
 #[cold]
 const fn diagnose(bytes: &[u8], error: ParseError, syntax: Syntax) -> ParseError {
     match error.kind() {
+        // Only an input that starts with white space is read further: the first character
+        // tells an input with a URN-ish start apart (its scheme error stands).
         ErrorKind::Scheme if error.offset() == 0 => {
             if let Some(&[0xEF, 0xBB, 0xBF]) = bytes.first_chunk::<3>() {
                 ParseError::new(ErrorKind::ByteOrderMark, 0)
-            } else if trailing_space(bytes, 0) == 0 {
+            } else if bytes.is_empty() {
                 ParseError::new(ErrorKind::Empty, 0)
-            } else if chars::is_whitespace(chars::char_at(bytes, 0)) {
-                ParseError::new(ErrorKind::LeadingWhitespace, 0)
-            } else {
+            } else if !chars::is_whitespace(chars::char_at(bytes, 0)) {
                 error
+            } else if blank_from(bytes, 0) {
+                ParseError::new(ErrorKind::Empty, 0)
+            } else {
+                ParseError::new(ErrorKind::LeadingWhitespace, 0)
             }
         }
         ErrorKind::InvalidChar { found, .. } | ErrorKind::InvalidFirstChar { found, .. }
@@ -363,9 +367,7 @@ const fn diagnose(bytes: &[u8], error: ParseError, syntax: Syntax) -> ParseError
         {
             let at = error.offset();
             match bytes.split_at_checked(at) {
-                Some((urn, _))
-                    if trailing_space(bytes, at) == at && offsets(urn, syntax).is_ok() =>
-                {
+                Some((urn, _)) if blank_from(bytes, at) && offsets(urn, syntax).is_ok() => {
                     ParseError::new(ErrorKind::TrailingWhitespace, at)
                 }
                 _ => error,
@@ -375,18 +377,17 @@ const fn diagnose(bytes: &[u8], error: ParseError, syntax: Syntax) -> ParseError
     }
 }
 
-/// Where the white space that ends `bytes` starts, reading from byte `from` (a character
-/// boundary): `from` when everything after it is white space.
-const fn trailing_space(bytes: &[u8], from: usize) -> usize {
-    let (mut i, mut end) = (from, from);
+/// Whether everything in `bytes` from byte `from` (a character boundary) on is white space;
+/// stops at the first character that is not.
+const fn blank_from(bytes: &[u8], from: usize) -> bool {
+    let mut i = from;
     while let Some(lead) = chars::at(bytes, i) {
-        let len = chars::utf8_len(lead);
         if !chars::is_whitespace(chars::char_at(bytes, i)) {
-            end = i + len;
+            return false;
         }
-        i += len;
+        i += chars::utf8_len(lead);
     }
-    end
+    true
 }
 
 /// Matches `urn:` in any case; returns whether it was written in lower case.
