@@ -604,29 +604,66 @@ pub(crate) fn key_inline(rules: KeyRules) -> String {
                pg_catalog.strpos(u, '%') + 1, 2)
       ELSE {name}(u) END"#
     );
-    // The namespaces whose rule changes a lower-case NSS first, one simple CASE per prefix
-    // length (the prefix is lower-cased once per CASE): a check-digit one's fast path, or the
-    // key function.
-    let mut body = rest;
+    // The namespaces whose rule changes a lower-case NSS first: one simple CASE on the
+    // shortest of their prefixes' lengths, so that each row lower-cases one prefix (a CASE per
+    // length cost every row one more `lower(left(u, n))`). A longer prefix's arm checks its
+    // remaining characters; a URN whose NID only starts like a ruled one (`urn:isbnx:`) goes to
+    // the key function, which keys anything. Each arm: a check-digit namespace's fast path, or
+    // the key function.
     let call = format!("{name}(u)");
-    for (len, prefixes) in not_lower_case_prefixes(rules).iter().rev() {
-        let mut arms = String::new();
-        for prefix in prefixes {
-            let fast = check_digit_namespaces(rules)
-                .find(|(ns, _)| format!("urn:{}:", ns.nid()) == *prefix)
-                .and_then(|(ns, digits)| inline_check_digits(ns, &digits, name));
-            writeln!(
-                arms,
-                "    WHEN '{prefix}' THEN {}",
-                fast.as_deref().unwrap_or(&call)
+    let prefixes: Vec<String> = not_lower_case_prefixes(rules)
+        .into_iter()
+        .flat_map(|(_, prefixes)| prefixes)
+        .collect();
+    let body = match prefixes.iter().map(String::len).min() {
+        None => rest,
+        Some(short) => {
+            // (prefix's first `short` characters, [(its remaining characters, its arm)]).
+            let mut arms: Vec<(&str, Vec<(&str, String)>)> = Vec::new();
+            for prefix in &prefixes {
+                let fast = check_digit_namespaces(rules)
+                    .find(|(ns, _)| format!("urn:{}:", ns.nid()) == *prefix)
+                    .and_then(|(ns, digits)| inline_check_digits(ns, &digits, name));
+                let arm = fast.unwrap_or_else(|| call.clone());
+                let (head, tail) = prefix.split_at(short);
+                match arms.iter_mut().find(|(h, _)| *h == head) {
+                    Some((_, members)) => members.push((tail, arm)),
+                    None => arms.push((head, vec![(tail, arm)])),
+                }
+            }
+            let mut text = String::new();
+            for (head, members) in &arms {
+                let arm = match members.as_slice() {
+                    [("", arm)] => arm.clone(),
+                    _ if members.iter().all(|(_, arm)| *arm == call) => call.clone(),
+                    _ => {
+                        let mut inner = String::from("CASE");
+                        for (tail, arm) in members {
+                            let at = short + 1;
+                            let len = tail.len();
+                            // A tail of the NID's last characters and its ':'; letters in any case.
+                            let tail_of_u = if tail.bytes().any(|b| b.is_ascii_alphabetic()) {
+                                format!(
+                                    "pg_catalog.lower(pg_catalog.substr(u, {at}, {len}) COLLATE pg_catalog.\"C\")"
+                                )
+                            } else {
+                                format!("pg_catalog.substr(u, {at}, {len})")
+                            };
+                            write!(inner, "\n      WHEN {tail_of_u} = '{tail}' THEN {arm}")
+                                .unwrap_or_default();
+                        }
+                        write!(inner, "\n      ELSE {call} END").unwrap_or_default();
+                        inner
+                    }
+                };
+                writeln!(text, "    WHEN '{head}' THEN {arm}").unwrap_or_default();
+            }
+            format!(
+                "CASE pg_catalog.lower(pg_catalog.left(u, {short}) COLLATE pg_catalog.\"C\")\n\
+                 {text}    ELSE {rest} END"
             )
-            .unwrap_or_default();
         }
-        body = format!(
-            "CASE pg_catalog.lower(pg_catalog.left(u, {len}) COLLATE pg_catalog.\"C\")\n\
-             {arms}    ELSE {body} END"
-        );
-    }
+    };
     format!(
         "CREATE OR REPLACE FUNCTION {name}_inline(u urn) RETURNS pg_catalog.text\n  \
          LANGUAGE sql IMMUTABLE PARALLEL SAFE\n  \

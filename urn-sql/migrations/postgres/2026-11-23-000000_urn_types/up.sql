@@ -698,8 +698,8 @@ CREATE OR REPLACE FUNCTION urn_key_v2_inline(u urn) RETURNS pg_catalog.text
   RETURN CASE pg_catalog.lower(pg_catalog.left(u, 8) COLLATE pg_catalog."C")
     WHEN 'urn:doi:' THEN urn_key_v2(u)
     WHEN 'urn:lei:' THEN urn_key_v2(u)
-    ELSE CASE pg_catalog.lower(pg_catalog.left(u, 9) COLLATE pg_catalog."C")
-    WHEN 'urn:isbn:' THEN CASE
+    WHEN 'urn:isbn' THEN CASE
+      WHEN pg_catalog.substr(u, 9, 1) = ':' THEN CASE
       WHEN pg_catalog.length(u) BETWEEN 22 AND 26 AND pg_catalog.strpos(u, '--') = 0
            AND pg_catalog.right(u, 1) <> '-'
            AND pg_catalog.substr(u, 10) COLLATE pg_catalog."C" ~ '^[0-9][0-9-]*$'
@@ -713,7 +713,8 @@ CREATE OR REPLACE FUNCTION urn_key_v2_inline(u urn) RETURNS pg_catalog.text
                 % 10::pg_catalog.int8 = 0::pg_catalog.int8
         THEN 'urn:isbn:' || pg_catalog.replace(pg_catalog.substr(u, 10), '-', '')
       ELSE urn_key_v2(u) END
-    WHEN 'urn:issn:' THEN urn_key_v2(u)
+      ELSE urn_key_v2(u) END
+    WHEN 'urn:issn' THEN urn_key_v2(u)
     ELSE CASE
       WHEN pg_catalog.strpos(u, '%') = 0 THEN CASE
         WHEN pg_catalog.strpos(u, '?') = 0 AND pg_catalog.strpos(u, '#') = 0 THEN CASE
@@ -739,7 +740,7 @@ CREATE OR REPLACE FUNCTION urn_key_v2_inline(u urn) RETURNS pg_catalog.text
                pg_catalog.split_part(pg_catalog.split_part(pg_catalog.lower(u COLLATE pg_catalog."C"), '?', 1), '#', 1),
                pg_catalog.upper(pg_catalog.substr(u, pg_catalog.strpos(u, '%') + 1, 2) COLLATE pg_catalog."C"),
                pg_catalog.strpos(u, '%') + 1, 2)
-      ELSE urn_key_v2(u) END END END;
+      ELSE urn_key_v2(u) END END;
 
 -- urn_valid(text): whether the text is a valid RFC 8141 URN.
 CREATE OR REPLACE FUNCTION urn_valid(v pg_catalog.text) RETURNS boolean
