@@ -117,7 +117,7 @@ urn_core::key_versions!(key_functions);
 /// A keyed table's generated column calls it for every row written, so it copies as little as
 /// it can: a URN that is its own key comes back as the argument's own value, and any other key
 /// is copied once, from urn-core's (mostly inline) buffer into PostgreSQL's memory, with no Rust
-/// `String` in between (measured in urn-sql's `--bench extension`; see the README).
+/// `String` in between (measured in urn-sql's benchmarks; see the README).
 fn key_under(rules: KeyRules, urn: &[u8], fcinfo: pg_sys::FunctionCallInfo) -> Internal {
     let key = urn_arg(urn).key_with(rules);
     let text = key.as_str().as_bytes();

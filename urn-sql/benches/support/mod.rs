@@ -1,4 +1,5 @@
-//! Shared by the database benches: the corpus and the median.
+//! Shared by the database benches (and urn-datafusion's, which has no sqlx): the corpus and the
+//! median.
 #![allow(dead_code)]
 
 use std::time::Duration;
