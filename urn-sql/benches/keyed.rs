@@ -109,11 +109,22 @@ struct Variant {
     runs: Vec<Duration>,
 }
 
+impl Variant {
+    fn new(group: &str, name: impl Into<String>, target: Target) -> Self {
+        Self {
+            group: group.to_owned(),
+            name: name.into(),
+            target,
+            runs: Vec::new(),
+        }
+    }
+}
+
 /// The inputs of every load.
 struct Data {
     urns: Vec<String>,
-    /// Each URN and its key (urn-core's), for the floors.
-    keys: Vec<(String, String)>,
+    /// Each URN's key (urn-core's), in `urns`' order, for the floors.
+    keys: Vec<String>,
     /// `urn\tkey` lines for the floor's COPY.
     with_keys: Vec<String>,
     /// The URNs one per line, for `LOAD DATA INFILE`.
@@ -188,9 +199,10 @@ async fn run(target: &Target, data: &Data, mariadb_url: &str) -> Duration {
                 .await
                 .unwrap();
             } else if *client_key {
-                for chunk in data.keys.chunks(1_000) {
+                let pairs: Vec<(&String, &String)> = data.urns.iter().zip(&data.keys).collect();
+                for chunk in pairs.chunks(1_000) {
                     let mut query = sqlx::QueryBuilder::new("INSERT INTO t (urn, urn_key) ");
-                    query.push_values(chunk, |mut row, (urn, key)| {
+                    query.push_values(chunk, |mut row, &(urn, key)| {
                         row.push_bind(urn).push_bind(key);
                     });
                     query.build().execute(&mut *tx).await.unwrap();
@@ -295,20 +307,19 @@ async fn postgres(url: &str, builds: &[Build], variants: &mut Vec<Variant>) {
             let pool = pg_pool(url, &name, "public").await;
             if i == 0 {
                 let id = "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY";
-                variants.push(Variant {
-                    group: group.clone(),
-                    name: "text UNIQUE".into(),
-                    target: Target::Postgres {
+                variants.push(Variant::new(
+                    &group,
+                    "text UNIQUE",
+                    Target::Postgres {
                         pool: pool.clone(),
                         ddl: format!("CREATE TABLE public.t ({id}, urn text NOT NULL UNIQUE)"),
                         client_key: false,
                     },
-                    runs: Vec::new(),
-                });
-                variants.push(Variant {
-                    group: group.clone(),
-                    name: "floor: key from the client".into(),
-                    target: Target::Postgres {
+                ));
+                variants.push(Variant::new(
+                    &group,
+                    "floor: key from the client",
+                    Target::Postgres {
                         pool: pool.clone(),
                         ddl: format!(
                             "CREATE TABLE public.t ({id}, urn text NOT NULL, \
@@ -316,33 +327,30 @@ async fn postgres(url: &str, builds: &[Build], variants: &mut Vec<Variant>) {
                         ),
                         client_key: true,
                     },
-                    runs: Vec::new(),
-                });
+                ));
             }
-            variants.push(Variant {
-                group: group.clone(),
-                name: format!("{}: portable SQL", build.label),
-                target: Target::Postgres {
+            variants.push(Variant::new(
+                &group,
+                format!("{}: portable SQL", build.label),
+                Target::Postgres {
                     pool: portable,
                     ddl: build.sql("postgres-table-portable.sql"),
                     client_key: false,
                 },
-                runs: Vec::new(),
-            });
+            ));
             if let Some(extension) = &build.urn_pg {
                 pool.execute(AssertSqlSafe(format!("CREATE EXTENSION {extension}")))
                     .await
                     .unwrap();
-                variants.push(Variant {
-                    group: group.clone(),
-                    name: format!("{}: urn_pg", build.label),
-                    target: Target::Postgres {
+                variants.push(Variant::new(
+                    &group,
+                    format!("{}: urn_pg", build.label),
+                    Target::Postgres {
                         pool,
                         ddl: build.sql("postgres-table-urn_pg.sql"),
                         client_key: false,
                     },
-                    runs: Vec::new(),
-                });
+                ));
             }
         }
     }
@@ -394,10 +402,10 @@ async fn mariadb(url: &str, builds: &[Build], data: &Data, variants: &mut Vec<Va
     for &(method, load_data) in methods {
         let group = format!("MariaDB, {method}");
         let (database, pool) = &pools[0];
-        variants.push(Variant {
-            group: group.clone(),
-            name: "TEXT UNIQUE".into(),
-            target: Target::MariaDb {
+        variants.push(Variant::new(
+            &group,
+            "TEXT UNIQUE",
+            Target::MariaDb {
                 pool: pool.clone(),
                 database: database.clone(),
                 client_ddl: false,
@@ -408,14 +416,13 @@ async fn mariadb(url: &str, builds: &[Build], data: &Data, variants: &mut Vec<Va
                 load_data,
                 client_key: false,
             },
-            runs: Vec::new(),
-        });
+        ));
         // The keyed table's columns and UNIQUE (on the key's SHA-256, which the server
         // computes: storage, not URN logic), the key sent by the client: no URN logic.
-        variants.push(Variant {
-            group: group.clone(),
-            name: "floor: key from the client".into(),
-            target: Target::MariaDb {
+        variants.push(Variant::new(
+            &group,
+            "floor: key from the client",
+            Target::MariaDb {
                 pool: pool.clone(),
                 database: database.clone(),
                 client_ddl: false,
@@ -427,13 +434,12 @@ async fn mariadb(url: &str, builds: &[Build], data: &Data, variants: &mut Vec<Va
                 load_data,
                 client_key: true,
             },
-            runs: Vec::new(),
-        });
+        ));
         for (build, (database, pool)) in builds.iter().zip(&pools) {
-            variants.push(Variant {
-                group: group.clone(),
-                name: format!("{}: keyed", build.label),
-                target: Target::MariaDb {
+            variants.push(Variant::new(
+                &group,
+                format!("{}: keyed", build.label),
+                Target::MariaDb {
                     pool: pool.clone(),
                     database: database.clone(),
                     client_ddl: true,
@@ -441,8 +447,7 @@ async fn mariadb(url: &str, builds: &[Build], data: &Data, variants: &mut Vec<Va
                     load_data,
                     client_key: false,
                 },
-                runs: Vec::new(),
-            });
+            ));
         }
     }
 }
@@ -466,25 +471,23 @@ async fn sqlite(builds: &[Build], variants: &mut Vec<Variant>) {
             .await
             .unwrap();
         if i == 0 {
-            variants.push(Variant {
-                group: group.clone(),
-                name: "TEXT UNIQUE".into(),
-                target: Target::Sqlite {
+            variants.push(Variant::new(
+                &group,
+                "TEXT UNIQUE",
+                Target::Sqlite {
                     pool: pool.clone(),
                     ddl: "CREATE TABLE t (id INTEGER PRIMARY KEY, urn TEXT NOT NULL UNIQUE)".into(),
                 },
-                runs: Vec::new(),
-            });
+            ));
         }
-        variants.push(Variant {
-            group: group.clone(),
-            name: format!("{}: keyed", build.label),
-            target: Target::Sqlite {
+        variants.push(Variant::new(
+            &group,
+            format!("{}: keyed", build.label),
+            Target::Sqlite {
                 pool,
                 ddl: build.sql("sqlite-table.sql"),
             },
-            runs: Vec::new(),
-        });
+        ));
     }
 }
 
@@ -496,16 +499,15 @@ fn main() {
     let builds: Vec<Build> = dirs.split(',').map(Build::read).collect();
     let rows = std::env::var("URN_BENCH_ROWS").map_or(1_000_000, |r| r.parse().unwrap());
     let urns = corpus(rows);
-    let keys: Vec<(String, String)> = urns
+    let keys: Vec<String> = urns
         .iter()
-        .map(|u| {
-            (
-                u.clone(),
-                urn_core::Urn::parse(u).unwrap().key().to_string(),
-            )
-        })
+        .map(|u| urn_core::Urn::parse(u).unwrap().key().to_string())
         .collect();
-    let with_keys: Vec<String> = keys.iter().map(|(u, k)| format!("{u}\t{k}")).collect();
+    let with_keys: Vec<String> = urns
+        .iter()
+        .zip(&keys)
+        .map(|(u, k)| format!("{u}\t{k}"))
+        .collect();
     let file = std::env::temp_dir().join(format!("urn-keyed-{}.txt", std::process::id()));
     std::fs::write(&file, urns.join("\n") + "\n").unwrap();
     let keys_file = file.with_extension("keys.txt");
