@@ -2,8 +2,7 @@
 # Instructions per URN for each library and operation, counted by callgrind.
 # Usage: bash urn-core/benches/instructions.sh [REV]   (from the workspace root; needs valgrind)
 # With REV (a commit), urn-core's rows also count that commit's build of the same example, in
-# the same run: "before" and "after" side by side (the commit's tree is exported under
-# ~/.cache/urn-bench, as urn-sql/benches/keyed.sh does).
+# the same run: "before" and "after" side by side (the commit's tree exported by rev-tree.sh).
 set -euo pipefail
 cargo build -q --release -p urn-core --example instructions
 bin=target/release/examples/instructions
@@ -11,12 +10,7 @@ before=""
 if [ $# -gt 0 ]; then
     cache="${XDG_CACHE_HOME:-$HOME/.cache}/urn-bench"
     label="$(git rev-parse --short=7 "$1^{commit}")"
-    src="$cache/src-$label"
-    if [ ! -d "$src" ]; then
-        mkdir -p "$src.tmp"
-        git archive "$label" | tar -x -C "$src.tmp"
-        mv "$src.tmp" "$src"
-    fi
+    src="$(bash "$(dirname "$0")/rev-tree.sh" . "$label")"
     (cd "$src" && CARGO_TARGET_DIR="$cache/target" cargo build -q --release -p urn-core \
         --example instructions)
     before="$cache/target/release/examples/instructions"

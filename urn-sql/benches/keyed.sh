@@ -45,12 +45,7 @@ build() {
         [ -z "$(git -C "$repo" status --porcelain)" ] || label="${label}_wt"
     else
         label="$(git -C "$repo" rev-parse --short=7 "$rev^{commit}")"
-        src="$cache/src-$label"
-        if [ ! -d "$src" ]; then
-            mkdir -p "$src.tmp"
-            git -C "$repo" archive "$label" | tar -x -C "$src.tmp"
-            mv "$src.tmp" "$src"
-        fi
+        src="$(bash "$repo/urn-core/benches/rev-tree.sh" "$repo" "$label")"
     fi
     out="$cache/build-$label"
     # A commit's build is reused while it is whole: its urn_pg still installed when it is needed.
