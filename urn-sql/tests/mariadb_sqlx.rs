@@ -576,6 +576,63 @@ async fn session_settings_change_no_answer() {
     db.drop().await;
 }
 
+/// The key functions made from a session whose connection character set is UCS-2 give the
+/// keys of any other install: what a key compares with the URN's bytes is binary in the SQL,
+/// not text of the creating session's character set (in which a '%' is two bytes no URN
+/// holds). The whole install refuses such a session (its SIGNALs' SQLSTATE literals), so each
+/// function's own statement from the install script is run, as a DBA might.
+#[tokio::test]
+async fn key_functions_made_from_a_ucs2_session_key_alike() {
+    use sqlx::Connection;
+    let Some(db) = Db::new("mariadb_ucs2_functions").await else {
+        return;
+    };
+    let mut conn = sqlx::MySqlConnection::connect_with(&db.options)
+        .await
+        .unwrap();
+    conn.execute("SET collation_connection = ucs2_general_ci")
+        .await
+        .unwrap();
+    let functions: Vec<&str> = KeyRules::VERSIONS
+        .iter()
+        .filter_map(|rules| rules.sql_function())
+        .collect();
+    for function in &functions {
+        let create = urn_sql::mariadb::UP
+            .find(&format!("CREATE OR REPLACE FUNCTION {function}("))
+            .unwrap();
+        let start = urn_sql::mariadb::UP[..create]
+            .rfind("SET STATEMENT")
+            .unwrap();
+        let end = create + urn_sql::mariadb::UP[create..].find("\nEND;").unwrap() + 5;
+        conn.execute(AssertSqlSafe(&urn_sql::mariadb::UP[start..end]))
+            .await
+            .unwrap();
+    }
+    drop(conn);
+    for input in [
+        "urn:example:a?=q",
+        "urn:example:a?+r#f",
+        "URN:Example:A",
+        "urn:example:a%2c%2fb",
+        "urn:isbn:978-0-395-36341-6",
+        "URN:ISBN:0-395-36341-x",
+        "urn:issn:0317-8471",
+        "urn:nbn:DE:bvb:19-146642",
+    ] {
+        let urn = Urn::parse(input).unwrap();
+        for (function, &rules) in functions.iter().zip(KeyRules::VERSIONS) {
+            let key: String = sqlx::query_scalar(AssertSqlSafe(format!("SELECT {function}(?)")))
+                .bind(input)
+                .fetch_one(&db.pool)
+                .await
+                .unwrap();
+            assert_eq!(key, urn.key_with(rules).as_str(), "{input} {rules}");
+        }
+    }
+    db.drop().await;
+}
+
 /// The `mariadb` command-line client installs `urn sql --dialect mariadb`'s SQL as printed,
 /// makes the table pattern, and a bad value it inserts gets the parser's message.
 #[tokio::test]

@@ -55,7 +55,7 @@ fn not_lower_case_prefixes(rules: KeyRules) -> String {
             ns.key_rule(rules)
                 .is_some_and(|rule| !rule.lower_case_is_key())
         })
-        .map(|ns| format!("'urn:{}'", ns.nid()))
+        .map(|ns| format!("_binary'urn:{}'", ns.nid()))
         .collect();
     prefixes.join(", ")
 }
@@ -83,16 +83,21 @@ impl KeyParts {
         // `u`'s bytes, for the searches: a valid URN is ASCII, so a byte's position is its
         // character's, and the newline refused before is one byte in UTF-8. LOCATE and
         // SUBSTRING_INDEX on bytes skip utf8mb4's walk through the characters (a LOCATE costs
-        // a third as much). Case mappings keep to the text: on bytes they change nothing.
+        // a third as much). Case mappings keep to the text: on bytes they change nothing. What
+        // is compared with bytes is written `_binary'…'`: a plain literal is text of the
+        // connection's character set where a routine is created, and in UCS-2 a '%' is two
+        // bytes that no URN holds.
         let bytes = format!("CAST({u} AS BINARY)");
-        let nss = nss(u, &format!("LOCATE(':', {bytes}, 5) + 1"));
+        let nss = nss(u, &format!("LOCATE(_binary':', {bytes}, 5) + 1"));
         // One `IN` of every such prefix, whatever their lengths: V2's doi and lei add no
         // comparison of their own.
         let prefixes = not_lower_case_prefixes(rules);
         let not_check_digits = if prefixes.is_empty() {
             String::new()
         } else {
-            format!("\n{indent}       AND SUBSTRING_INDEX({bytes}, ':', 2) NOT IN ({prefixes})")
+            format!(
+                "\n{indent}       AND SUBSTRING_INDEX({bytes}, _binary':', 2) NOT IN ({prefixes})"
+            )
         };
         KeyParts {
             valid: format!(
@@ -102,7 +107,8 @@ impl KeyParts {
                 urn_regex()
             ),
             own_key: format!(
-                "LOCATE('%', {bytes}) = 0 AND LOCATE('?', {bytes}) = 0 AND LOCATE('#', {bytes}) = 0\n\
+                "LOCATE(_binary'%', {bytes}) = 0 AND LOCATE(_binary'?', {bytes}) = 0\n\
+                 {indent}       AND LOCATE(_binary'#', {bytes}) = 0\n\
                  {indent}       AND CAST(LOWER({u}) AS BINARY) = {bytes}{not_check_digits}"
             ),
             nid: format!("LOWER(SUBSTRING_INDEX(SUBSTRING({u}, 5), ':', 1))"),
@@ -205,7 +211,7 @@ fn upper_case_hex(bytes: &str) -> String {
         .iter()
         .fold(bytes.to_owned(), |inner, letter| {
             format!(
-                "REGEXP_REPLACE({inner}, '(?-imsxU)(?<=%|%[0-9A-Fa-f]){letter}', '{}')",
+                "REGEXP_REPLACE({inner}, _binary'(?-imsxU)(?<=%|%[0-9A-Fa-f]){letter}', _binary'{}')",
                 letter.to_ascii_uppercase()
             )
         })

@@ -243,9 +243,10 @@ BEGIN
   IF NOT (OCTET_LENGTH(u) <= 65536 AND LOCATE(CHAR(10), CAST(u AS BINARY)) = 0
               AND u REGEXP '^(?-imsxU)[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]:([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f]{2})([A-Za-z0-9._~!$&''()*+,;=:@/-]|%[0-9A-Fa-f]{2})*([?][+]([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f]{2})([A-Za-z0-9._~!$&''()*+,;=:@/-]|%[0-9A-Fa-f]{2}|[?]+([A-Za-z0-9._~!$&''()*+,;:@/-]|%[0-9A-Fa-f]{2}))*[?]*)?([?]=([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f]{2})([A-Za-z0-9._~!$&''()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?(#([A-Za-z0-9._~!$&''()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$') THEN
     SET k = NULL;
-  ELSEIF LOCATE('%', CAST(u AS BINARY)) = 0 AND LOCATE('?', CAST(u AS BINARY)) = 0 AND LOCATE('#', CAST(u AS BINARY)) = 0
+  ELSEIF LOCATE(_binary'%', CAST(u AS BINARY)) = 0 AND LOCATE(_binary'?', CAST(u AS BINARY)) = 0
+         AND LOCATE(_binary'#', CAST(u AS BINARY)) = 0
          AND CAST(LOWER(u) AS BINARY) = CAST(u AS BINARY)
-         AND SUBSTRING_INDEX(CAST(u AS BINARY), ':', 2) NOT IN ('urn:isbn', 'urn:issn') THEN
+         AND SUBSTRING_INDEX(CAST(u AS BINARY), _binary':', 2) NOT IN (_binary'urn:isbn', _binary'urn:issn') THEN
     SET k = u;
   ELSE
     IF LOWER(SUBSTRING_INDEX(SUBSTRING(u, 5), ':', 1)) IN ('uuid', 'isbn', 'issn', 'ietf', 'nbn', 'lex', 'mpeg') THEN
@@ -276,9 +277,9 @@ BEGIN
           SET r = IF(SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING(u, 10), '?', 1), '#', 1) REGEXP '^(?-imsxU)(?:[A-Za-z0-9.-]+:)', CONCAT(LOWER(SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING(u, 10), '?', 1), '#', 1), ':', 1)), ':', SUBSTRING(SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING(u, 10), '?', 1), '#', 1), LOCATE(':', SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING(u, 10), '?', 1), '#', 1)) + 1)), SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING(u, 10), '?', 1), '#', 1));
       END CASE;
     ELSE
-      SET r = SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING(u, LOCATE(':', CAST(u AS BINARY), 5) + 1), '?', 1), '#', 1);
+      SET r = SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING(u, LOCATE(_binary':', CAST(u AS BINARY), 5) + 1), '?', 1), '#', 1);
     END IF;
-    SET k = CONCAT('urn:', LOWER(SUBSTRING_INDEX(SUBSTRING(u, 5), ':', 1)), ':', CONVERT(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(CAST(r AS BINARY), '(?-imsxU)(?<=%|%[0-9A-Fa-f])a', 'A'), '(?-imsxU)(?<=%|%[0-9A-Fa-f])b', 'B'), '(?-imsxU)(?<=%|%[0-9A-Fa-f])c', 'C'), '(?-imsxU)(?<=%|%[0-9A-Fa-f])d', 'D'), '(?-imsxU)(?<=%|%[0-9A-Fa-f])e', 'E'), '(?-imsxU)(?<=%|%[0-9A-Fa-f])f', 'F') USING ascii));
+    SET k = CONCAT('urn:', LOWER(SUBSTRING_INDEX(SUBSTRING(u, 5), ':', 1)), ':', CONVERT(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(CAST(r AS BINARY), _binary'(?-imsxU)(?<=%|%[0-9A-Fa-f])a', _binary'A'), _binary'(?-imsxU)(?<=%|%[0-9A-Fa-f])b', _binary'B'), _binary'(?-imsxU)(?<=%|%[0-9A-Fa-f])c', _binary'C'), _binary'(?-imsxU)(?<=%|%[0-9A-Fa-f])d', _binary'D'), _binary'(?-imsxU)(?<=%|%[0-9A-Fa-f])e', _binary'E'), _binary'(?-imsxU)(?<=%|%[0-9A-Fa-f])f', _binary'F') USING ascii));
   END IF;
   IF k IS NULL AND u IS NOT NULL THEN
     CALL urn_refuse(u);
@@ -301,9 +302,10 @@ BEGIN
   IF NOT (OCTET_LENGTH(u) <= 65536 AND LOCATE(CHAR(10), CAST(u AS BINARY)) = 0
               AND u REGEXP '^(?-imsxU)[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]:([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f]{2})([A-Za-z0-9._~!$&''()*+,;=:@/-]|%[0-9A-Fa-f]{2})*([?][+]([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f]{2})([A-Za-z0-9._~!$&''()*+,;=:@/-]|%[0-9A-Fa-f]{2}|[?]+([A-Za-z0-9._~!$&''()*+,;:@/-]|%[0-9A-Fa-f]{2}))*[?]*)?([?]=([A-Za-z0-9._~!$&''()*+,;=:@-]|%[0-9A-Fa-f]{2})([A-Za-z0-9._~!$&''()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?(#([A-Za-z0-9._~!$&''()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$') THEN
     SET k = NULL;
-  ELSEIF LOCATE('%', CAST(u AS BINARY)) = 0 AND LOCATE('?', CAST(u AS BINARY)) = 0 AND LOCATE('#', CAST(u AS BINARY)) = 0
+  ELSEIF LOCATE(_binary'%', CAST(u AS BINARY)) = 0 AND LOCATE(_binary'?', CAST(u AS BINARY)) = 0
+         AND LOCATE(_binary'#', CAST(u AS BINARY)) = 0
          AND CAST(LOWER(u) AS BINARY) = CAST(u AS BINARY)
-         AND SUBSTRING_INDEX(CAST(u AS BINARY), ':', 2) NOT IN ('urn:isbn', 'urn:issn', 'urn:doi', 'urn:lei') THEN
+         AND SUBSTRING_INDEX(CAST(u AS BINARY), _binary':', 2) NOT IN (_binary'urn:isbn', _binary'urn:issn', _binary'urn:doi', _binary'urn:lei') THEN
     SET k = u;
   ELSE
     IF LOWER(SUBSTRING_INDEX(SUBSTRING(u, 5), ':', 1)) IN ('uuid', 'isbn', 'issn', 'ietf', 'nbn', 'lex', 'mpeg', 'doi', 'lei') THEN
@@ -343,9 +345,9 @@ BEGIN
            UPPER(SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING(u, 9), '?', 1), '#', 1)), SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING(u, 9), '?', 1), '#', 1));
       END CASE;
     ELSE
-      SET r = SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING(u, LOCATE(':', CAST(u AS BINARY), 5) + 1), '?', 1), '#', 1);
+      SET r = SUBSTRING_INDEX(SUBSTRING_INDEX(SUBSTRING(u, LOCATE(_binary':', CAST(u AS BINARY), 5) + 1), '?', 1), '#', 1);
     END IF;
-    SET k = CONCAT('urn:', LOWER(SUBSTRING_INDEX(SUBSTRING(u, 5), ':', 1)), ':', CONVERT(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(CAST(r AS BINARY), '(?-imsxU)(?<=%|%[0-9A-Fa-f])a', 'A'), '(?-imsxU)(?<=%|%[0-9A-Fa-f])b', 'B'), '(?-imsxU)(?<=%|%[0-9A-Fa-f])c', 'C'), '(?-imsxU)(?<=%|%[0-9A-Fa-f])d', 'D'), '(?-imsxU)(?<=%|%[0-9A-Fa-f])e', 'E'), '(?-imsxU)(?<=%|%[0-9A-Fa-f])f', 'F') USING ascii));
+    SET k = CONCAT('urn:', LOWER(SUBSTRING_INDEX(SUBSTRING(u, 5), ':', 1)), ':', CONVERT(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(CAST(r AS BINARY), _binary'(?-imsxU)(?<=%|%[0-9A-Fa-f])a', _binary'A'), _binary'(?-imsxU)(?<=%|%[0-9A-Fa-f])b', _binary'B'), _binary'(?-imsxU)(?<=%|%[0-9A-Fa-f])c', _binary'C'), _binary'(?-imsxU)(?<=%|%[0-9A-Fa-f])d', _binary'D'), _binary'(?-imsxU)(?<=%|%[0-9A-Fa-f])e', _binary'E'), _binary'(?-imsxU)(?<=%|%[0-9A-Fa-f])f', _binary'F') USING ascii));
   END IF;
   IF k IS NULL AND u IS NOT NULL THEN
     CALL urn_refuse(u);
