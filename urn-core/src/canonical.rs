@@ -26,8 +26,10 @@ fn nss_key(urn: &Parsed<'_>, rules: KeyRules) -> NssKey {
 }
 
 /// The canonical key of `urn` under `rules`: borrowed when the assigned name is its own key,
-/// otherwise built (inline up to [`INLINE`] bytes).
-#[inline]
+/// otherwise built (inline up to [`INLINE`] bytes). Always inlined: as a call of its own, its
+/// frame cost more than the answer most URNs get from it (a borrow), and the caller's `rules`
+/// (a constant) picks the branch (BENCHMARKS.md, "Instructions per URN").
+#[inline(always)]
 pub(crate) fn key<'a>(urn: &Parsed<'a>, rules: KeyRules) -> KeyText<'a> {
     let assigned = urn.assigned_name();
     let verbatim = urn.offsets.verbatim(rules);

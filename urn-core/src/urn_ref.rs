@@ -173,6 +173,8 @@ impl<'a> UrnRef<'a> {
     }
 
     /// The RFC 8141 section 3 key alone (no namespace rules).
+    // Inlined across crates, as `key` is.
+    #[inline]
     #[must_use]
     pub fn rfc8141_key(&self) -> UrnKey<'a> {
         self.key_with(KeyRules::Rfc8141)
