@@ -233,8 +233,10 @@ fn namespace_arms(u: &str, rules: KeyRules, indent: &str) -> Vec<(&'static str, 
         let Some(rule) = ns.key_rule(rules) else {
             continue;
         };
-        // "urn:", the NID and ':' (the NID is ASCII: characters are bytes).
-        let nss = &nss(u, &(ns.nid().len() + 6).to_string());
+        // The character after "urn:", the NID and ':' (ASCII: characters are bytes), counted
+        // from 1.
+        let start = "urn:".len() + ns.nid().len() + ":".len() + 1;
+        let nss = &nss(u, &start.to_string());
         let arm = match rule {
             KeyRule::Lower { when } => format!(
                 "IF({nss} REGEXP {}, LOWER({nss}), {nss})",
